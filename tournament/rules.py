@@ -1,0 +1,492 @@
+"""Tournament rule sets: every number and switch the five organisers' sheets name.
+
+A `RuleSet` is a plain frozen value. `PRESETS` holds one per sheet in ../shared/rules, with
+the numbers of the side-by-side table in ../shared/rules/README.md. A tournament stores its
+own edited copy as JSON (`RuleSet.to_dict` / `RuleSet.from_dict`); `from_dict` refuses
+anything a director could not have meant, with `InvalidRules` naming the field.
+
+`RULE_FIELDS` and `wording()` feed the director's edit form and the rules page: a label and
+help text for each field, and the sheet's own words for it. Scoring lives in scoring.py;
+this module only describes the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+SIGNOFF_CHOICES = ("winner", "all", None)
+HEAVENLY_CHOICES = ("bonus", "self_picked", None)
+TIME_CALLED_CHOICES = ("game", "round")
+TIEBREAK_CHOICES = ("tile_bag", None)
+
+
+class InvalidRules(ValueError):
+    """A rule set that cannot be used; `field` names the rule, the message says why."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class MiniTournament:
+    """An optional extra competition over a run of rounds (those scores count twice)."""
+
+    first_round: int
+    last_round: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {"first_round": self.first_round, "last_round": self.last_round}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every number and switch of one tournament's rules.
+
+    Penalties are stored as negative numbers (or 0), bonuses as positive ones. A penalty of
+    None means the rule set has no such rule: the matching game entry is refused.
+    """
+
+    key: str
+    name: str
+    short_name: str
+    sheet: str
+    # scoring
+    self_pick_bonus: int
+    jokerless_bonus: int
+    thrower_penalty: tuple[int, int, int, int, int]  # winner's exposures 0, 1, 2, 3, 4
+    quint_two_exposure_penalty: int | None
+    wall_game_points: int
+    heavenly: str | None  # "bonus" | "self_picked" | None
+    heavenly_bonus: int  # used only when heavenly == "bonus"
+    blind_pass_peek_penalty: int | None
+    misnamed_exposure_penalty: int | None
+    misnamed_discard_penalty: int | None
+    misnamed_tile_game: bool
+    misnamed_tile_penalty: int
+    misnamed_tile_others_bonus: int
+    mah_jongg_in_error: bool
+    error_all_exposed_points: int
+    error_one_intact_bonus: int
+    time_called_zeroes: str  # "game" | "round"
+    # round and paperwork
+    games_per_round: int
+    round_minutes: int
+    game_signoff: str | None  # "winner" | "all" | None
+    round_signoff_all: bool
+    table_guide_verifies: bool
+    tiebreak: str | None  # "tile_bag" | None
+    mini_tournament: MiniTournament | None
+    sessions: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict that `from_dict` turns back into an equal RuleSet."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, MiniTournament):
+                value = value.to_dict()
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        """Build a RuleSet from stored JSON, refusing anything incomplete or nonsensical."""
+        if not isinstance(data, dict):
+            raise InvalidRules("rules", "The rules must be a set of named values.")
+        names = [f.name for f in fields(cls)]
+        for name in data:
+            if name not in names:
+                raise InvalidRules(str(name), f"There is no rule called '{name}'.")
+        for name in names:
+            if name not in data:
+                raise InvalidRules(name, f"{_label(name)} is missing.")
+        values = {name: _check_field(name, data[name]) for name in names}
+        mini = values["mini_tournament"]
+        rules = cls(**values)
+        if mini is not None and mini.last_round < mini.first_round:
+            raise InvalidRules(
+                "mini_tournament", "The mini tournament cannot end before it starts."
+            )
+        return rules
+
+
+@dataclass(frozen=True)
+class RuleField:
+    """How the edit form and the rules page show one RuleSet field."""
+
+    name: str
+    label: str
+    kind: str  # "points" | "penalty" | "choice" | "flag" | "count" | "rounds"
+    help: str
+    optional: bool = False  # None allowed: "this tournament has no such rule"
+    choices: tuple[tuple[str | None, str], ...] = ()
+
+
+RULE_FIELDS: list[RuleField] = [
+    RuleField("self_pick_bonus", "Self-pick bonus", "points",
+              "Added to the card value when the winner picked the winning tile."),
+    RuleField("jokerless_bonus", "No-joker bonus", "points",
+              "Added when the winning hand has no jokers. Never for Singles & Pairs."),
+    RuleField("thrower_penalty", "Thrower penalty by the winner's exposures", "penalty",
+              "What the player who threw the winning tile loses, for a winner with "
+              "0, 1, 2, 3 or 4 exposures."),
+    RuleField("quint_two_exposure_penalty", "Thrower penalty: Quint hand with 2 exposures",
+              "penalty", "Replaces the 2-exposure penalty when the winning hand is a Quint "
+              "hand. Empty: no special rule.", optional=True),
+    RuleField("wall_game_points", "Wall game points", "points",
+              "Each player whose hand is not dead and who did not declare Mah Jongg in "
+              "error gets this when the wall runs out."),
+    RuleField("heavenly", "Heavenly or earthly hand", "choice",
+              "East's Mah Jongg straight after the deal or the Charleston.", optional=True,
+              choices=(("bonus", "earns its own bonus"),
+                       ("self_picked", "counts as self-picked"),
+                       (None, "no special rule"))),
+    RuleField("heavenly_bonus", "Heavenly or earthly hand bonus", "points",
+              "Used only when a heavenly hand earns its own bonus. Never added to the "
+              "self-pick bonus."),
+    RuleField("blind_pass_peek_penalty", "Looked at a blind-pass tile", "penalty",
+              "For looking at a stolen tile in a blind pass of either Charleston. "
+              "Empty: no such penalty.", optional=True),
+    RuleField("misnamed_exposure_penalty", "Misnamed a tile called for an exposure",
+              "penalty", "Empty: no such penalty.", optional=True),
+    RuleField("misnamed_discard_penalty", "Misnamed discard that completes a Mah Jongg",
+              "penalty", "The Mah Jongg scores; the player who misnamed the discard gets "
+              "this instead of the thrower penalty.", optional=True),
+    RuleField("misnamed_tile_game", "Misnamed discard that does not complete the Mah Jongg",
+              "flag", "On: the game ends, the misnamer loses points and the other three "
+              "gain. Off: the director decides."),
+    RuleField("misnamed_tile_penalty", "Misnamed discard, no Mah Jongg: misnamer", "penalty",
+              "Used only when the rule above is on."),
+    RuleField("misnamed_tile_others_bonus", "Misnamed discard, no Mah Jongg: each other player",
+              "points", "Used only when the rule above is on. A dead hand still scores 0."),
+    RuleField("mah_jongg_in_error", "Mah Jongg declared in error, hands exposed", "flag",
+              "On: the two outcomes below can be entered. Off: the director decides."),
+    RuleField("error_all_exposed_points", "Mah Jongg in error, every hand exposed", "points",
+              "What each player scores when all the other players exposed their hands."),
+    RuleField("error_one_intact_bonus", "Mah Jongg in error, one hand left intact", "points",
+              "For the only player who did not expose their hand; the others score 0."),
+    RuleField("time_called_zeroes", "Time called before a game ends", "choice",
+              "Which games then score 0 for every player.",
+              choices=(("game", "that game"), ("round", "the whole round at that table"))),
+    RuleField("games_per_round", "Games per round", "count", "Including the Charleston."),
+    RuleField("round_minutes", "Minutes per round", "count", "The round clock, 1 to 240."),
+    RuleField("game_signoff", "Who initials each game", "choice",
+              "Whose initials confirm each game's scores.", optional=True,
+              choices=(("winner", "the winner (West when East wins or for a wall game)"),
+                       ("all", "every player (West checks East)"),
+                       (None, "nobody per game"))),
+    RuleField("round_signoff_all", "Every player initials the round total", "flag", ""),
+    RuleField("table_guide_verifies", "A table guide verifies scores at round end", "flag", ""),
+    RuleField("tiebreak", "Ties for a prize place", "choice", "", optional=True,
+              choices=(("tile_bag", "tile-bag draw"), (None, "not stated"))),
+    RuleField("mini_tournament", "Mini tournament rounds", "rounds",
+              "First and last round of an optional mini tournament whose scores count "
+              "twice. Empty: none.", optional=True),
+    RuleField("sessions", "Play in sessions of several rounds", "flag", ""),
+]
+
+_IDENTITY = ("key", "name", "short_name", "sheet")
+_KIND = {f.name: f.kind for f in RULE_FIELDS}
+_OPTIONAL = {f.name for f in RULE_FIELDS if f.optional}
+_CHOICES = {f.name: tuple(value for value, _ in f.choices) for f in RULE_FIELDS if f.choices}
+
+
+def _label(name: str) -> str:
+    for f in RULE_FIELDS:
+        if f.name == name:
+            return f.label
+    return {"key": "The rule set's key", "name": "The rule set's name",
+            "short_name": "The rule set's short name", "sheet": "The sheet's file name"}[name]
+
+
+def _whole(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRules(name, f"{_label(name)} must be a whole number.")
+    return value
+
+
+def _check_field(name: str, value: Any) -> Any:
+    label = _label(name)
+    if name in _IDENTITY:
+        if not isinstance(value, str) or not value.strip():
+            raise InvalidRules(name, f"{label} must be some text.")
+        return value
+    if value is None:
+        if name in _OPTIONAL:
+            return None
+        raise InvalidRules(name, f"{label} must be filled in.")
+    kind = _KIND[name]
+    if name == "thrower_penalty":
+        if not isinstance(value, list | tuple) or len(value) != 5:
+            raise InvalidRules(name, f"{label} needs five numbers: for 0, 1, 2, 3 and 4 "
+                                     "exposures.")
+        numbers = tuple(_whole(name, number) for number in value)
+        if any(number > 0 for number in numbers):
+            raise InvalidRules(name, f"{label} cannot be more than 0.")
+        if any(more > fewer for fewer, more in zip(numbers, numbers[1:], strict=False)):
+            raise InvalidRules(name, f"{label} cannot get smaller as the winner's exposures "
+                                     "grow.")
+        return numbers
+    if kind == "penalty":
+        if _whole(name, value) > 0:
+            raise InvalidRules(name, f"{label} cannot be more than 0.")
+        return value
+    if kind == "points":
+        if _whole(name, value) < 0:
+            raise InvalidRules(name, f"{label} cannot be negative.")
+        return value
+    if kind == "flag":
+        if not isinstance(value, bool):
+            raise InvalidRules(name, f"{label} must be on or off.")
+        return value
+    if kind == "choice":
+        if value not in _CHOICES[name] or isinstance(value, bool):
+            allowed = ", ".join(repr(choice) for choice in _CHOICES[name] if choice)
+            raise InvalidRules(name, f"{label} must be one of {allowed}.")
+        return value
+    if kind == "count":
+        _whole(name, value)
+        if name == "round_minutes" and not 1 <= value <= 240:
+            raise InvalidRules(name, f"{label} must be between 1 and 240.")
+        if name == "games_per_round" and not 1 <= value <= 20:
+            raise InvalidRules(name, f"{label} must be between 1 and 20.")
+        return value
+    # kind == "rounds": the mini tournament
+    if not isinstance(value, dict) or set(value) != {"first_round", "last_round"}:
+        raise InvalidRules(name, f"{label} needs a first round and a last round.")
+    first = _whole(name, value["first_round"])
+    last = _whole(name, value["last_round"])
+    if first < 1:
+        raise InvalidRules(name, f"{label} must start at round 1 or later.")
+    return MiniTournament(first, last)
+
+
+# The "not stated" column of the README table: what a preset uses where its sheet is silent.
+_NOT_STATED: dict[str, Any] = {
+    "self_pick_bonus": 10,
+    "jokerless_bonus": 10,
+    "thrower_penalty": (0, 0, -10, -25, -25),
+    "quint_two_exposure_penalty": -25,
+    "wall_game_points": 10,
+    "heavenly": None,
+    "heavenly_bonus": 10,
+    "blind_pass_peek_penalty": None,
+    "misnamed_exposure_penalty": None,
+    "misnamed_discard_penalty": -25,
+    "misnamed_tile_game": False,
+    "misnamed_tile_penalty": -25,
+    "misnamed_tile_others_bonus": 10,
+    "mah_jongg_in_error": False,
+    "error_all_exposed_points": 0,
+    "error_one_intact_bonus": 10,
+    "time_called_zeroes": "game",
+    "games_per_round": 4,
+    "round_minutes": 50,
+    "game_signoff": None,
+    "round_signoff_all": False,
+    "table_guide_verifies": False,
+    "tiebreak": None,
+    "mini_tournament": None,
+    "sessions": False,
+}
+
+
+def _preset(key: str, name: str, short_name: str, sheet: str, **rules: Any) -> RuleSet:
+    return RuleSet(key=key, name=name, short_name=short_name, sheet=sheet,
+                   **{**_NOT_STATED, **rules})
+
+
+PRESETS: dict[str, RuleSet] = {
+    "tnt": _preset(
+        "tnt", "Tile Nation Tournaments (TNT)", "TNT", "000_5ca60a422e8b9084.txt",
+        heavenly="bonus", blind_pass_peek_penalty=-10, misnamed_exposure_penalty=-10,
+        misnamed_tile_game=True, mah_jongg_in_error=True, game_signoff="winner",
+        round_signoff_all=True, sessions=True,
+    ),
+    "city-mahj": _preset(
+        "city-mahj", "City Mahj", "City Mahj", "001_58163e568a1b39df.txt",
+        blind_pass_peek_penalty=-10, misnamed_tile_game=True, mah_jongg_in_error=True,
+        game_signoff="winner",
+    ),
+    "hidden-tile": _preset(
+        "hidden-tile", "Hidden Tile Mahjong (HTM)", "Hidden Tile", "002_b319f328912ee255.txt",
+        jokerless_bonus=20, thrower_penalty=(-10, -10, -20, -25, -25),
+        quint_two_exposure_penalty=None, blind_pass_peek_penalty=-10,
+        time_called_zeroes="round", table_guide_verifies=True, tiebreak="tile_bag",
+    ),
+    "rules-of-the-road": _preset(
+        "rules-of-the-road", "Rules of the Road", "Rules of the Road",
+        "003_2a7852c2773d05d0.txt",
+    ),
+    "destination": _preset(
+        "destination", "Destination Mah Jongg", "Destination", "004_469325624ddf7854.txt",
+        jokerless_bonus=20, thrower_penalty=(-10, -10, -20, -25, -25),
+        quint_two_exposure_penalty=None, heavenly="self_picked", blind_pass_peek_penalty=-10,
+        game_signoff="all", mini_tournament=MiniTournament(10, 12),
+    ),
+}
+
+
+# The sheets' own words, quoted from ../shared/rules/*.txt ("..." marks a cut).
+_WORDING: dict[str, dict[str, str]] = {
+    "tnt": {
+        "self_pick_bonus": "+ 10 points for a player who PICKS their own Mahjong tile.",
+        "jokerless_bonus": "+10 points for a player who has a winning hand without any "
+                           "jokers. This bonus does not apply to Singles & Pairs hands.",
+        "thrower_penalty": "No penalty to player throwing the winning tile to 0 or 1 "
+                           "exposure. ... –10 for throwing the winning tile to a hand with two "
+                           "exposures. ... –25 for throwing the winning tile to a hand with "
+                           "three or more exposures.",
+        "quint_two_exposure_penalty": "–25 for throwing the winning tile to a hand with two "
+                                      "exposures in a quint hand.",
+        "wall_game_points": "+10 for each player except players whose hands have been "
+                            "declared dead or who declared Mahjong in error.",
+        "heavenly": "+10 points if East has Mahjong immediately following the initial deal "
+                    "(Heavenly Hand) or immediately after the Charleston (Earthly Hand).",
+        "heavenly_bonus": "+10 points if East has Mahjong immediately following the initial "
+                          "deal (Heavenly Hand) or immediately after the Charleston (Earthly "
+                          "Hand).",
+        "blind_pass_peek_penalty": "–10 points for looking at a tile in a blind pass during "
+                                   "either Charleston.",
+        "misnamed_exposure_penalty": "–10 points for a player who misnames a tile called for "
+                                     "an exposure.",
+        "misnamed_discard_penalty": "-25 points for the mis-caller if the misnamed tile is "
+                                    "actually the winning Mahjong tile. The Mahjong hand "
+                                    "scores normally.",
+        "misnamed_tile_game": "-25 for the mis-caller if the misnamed tile is not the actual "
+                              "Mahjong tile. ... +10 for the other three players at the table "
+                              "and the game ends.",
+        "misnamed_tile_penalty": "-25 for the mis-caller if the misnamed tile is not the "
+                                 "actual Mahjong tile.",
+        "misnamed_tile_others_bonus": "+10 for the other three players at the table and the "
+                                      "game ends.",
+        "mah_jongg_in_error": "If any part of a hand is exposed in error, that hand is "
+                              "declared dead, and play continues.",
+        "error_all_exposed_points": "0 points for every player at the table if Mahjong is "
+                                    "declared in error and all players have exposed their "
+                                    "hands.",
+        "error_one_intact_bonus": "10 points to the only player who has not exposed their "
+                                  "hand if all other players have exposed their hands.",
+        "time_called_zeroes": "0 points for every player at the table if time is called "
+                              "before the game is finished.",
+        "games_per_round": "Each round is 50 minutes in length and consists of four games, "
+                           "including the Charleston.",
+        "round_minutes": "Each round is 50 minutes in length and consists of four games, "
+                         "including the Charleston.",
+        "game_signoff": "The player who has Mahjong initials the official scoresheet after "
+                        "each game. ... West must initial East’s score when East wins and must "
+                        "initial the scoresheet for all wall games.",
+        "round_signoff_all": "East must review the completed official scoresheet with all "
+                             "players at the end of the round and have each player initial "
+                             "the box next to their round total.",
+        "sessions": "Tournament play is organized into sessions, each consisting of several "
+                    "rounds.",
+    },
+    "city-mahj": {
+        "self_pick_bonus": "Self-pick: +10 points.",
+        "jokerless_bonus": "Jokerless: +10 points, except Singles & Pairs.",
+        "thrower_penalty": "To 0 or 1 exposure: No penalty. ... To 2 exposures: −10 points. "
+                           "... To 3 exposures: −25 points.",
+        "quint_two_exposure_penalty": "To 2 exposures in a Quint hand: −25 points.",
+        "wall_game_points": "Wall game: 10 points per player.",
+        "blind_pass_peek_penalty": "Looking at a stolen tile during either Charleston: −10 "
+                                   "points.",
+        "misnamed_discard_penalty": "Actual tile completes Mah Jongg: Mah Jongg scores "
+                                    "normally; miscaller receives a −25 point penalty.",
+        "misnamed_tile_game": "Actual tile does not complete Mah Jongg: Miscaller receives a "
+                              "−25 point penalty; the other three players receive +10 points "
+                              "each; game ends.",
+        "misnamed_tile_penalty": "Miscaller receives a −25 point penalty",
+        "misnamed_tile_others_bonus": "the other three players receive +10 points each",
+        "mah_jongg_in_error": "If other players expose their hands before an incorrect Mah "
+                              "Jongg is verified:",
+        "error_all_exposed_points": "No intact hands: Game ends; all players receive 0.",
+        "error_one_intact_bonus": "1 intact hand: That player receives 10 points.",
+        "game_signoff": "After each hand, the player who made Mah Jongg signs the score sheet "
+                        "— except in a wall game, or whenever East wins, when West signs "
+                        "instead.",
+    },
+    "hidden-tile": {
+        "self_pick_bonus": "Add +10 points when the winning tile is picked from the wall, "
+                           "including a valid joker exchange that completes the hand.",
+        "jokerless_bonus": "Add +20 points for a winning hand containing no jokers. This "
+                           "bonus does not apply to Singles and Pairs hands.",
+        "thrower_penalty": "The player discarding the winning tile receives a penalty based "
+                           "on the winner’s exposures: −10 points for 0-1 exposures, −20 "
+                           "points for 2 exposures, and −25 points for 3 or more exposures.",
+        "wall_game_points": "When the wall is exhausted without Mahjong, each active player "
+                            "receives 10 points. A player whose hand was declared dead "
+                            "receives 0 points.",
+        "blind_pass_peek_penalty": "Looking at a tile stolen during a blind pass results in "
+                                   "a -10 point penalty, but the player remains in the game.",
+        "misnamed_discard_penalty": "If the physical discarded tile legally completes another "
+                                    "player’s Mahjong, the Mahjong is valid and the player who "
+                                    "misnamed the discard receives a 25-point penalty.",
+        "misnamed_tile_game": "If the caller has not touched the discard or exposed the hand, "
+                              "play may continue at the Tournament Director’s discretion; "
+                              "otherwise the caller’s hand is dead.",
+        "mah_jongg_in_error": "otherwise the round ends and the remaining score is determined "
+                              "by the Tournament Director.",
+        "time_called_zeroes": "If the game is unfinished, every player at that table "
+                              "receives 0 points for the round.",
+        "round_minutes": "Each round ends immediately when the chime sounds. No extensions "
+                         "are provided.",
+        "table_guide_verifies": "At the end of every round, remain seated while an HTM Table "
+                                "Guide verifies each player’s individual score.",
+        "tiebreak": "If two or more players are tied for a prize-winning position in the "
+                    "final tournament standings, the tied players will draw from a tile bag. "
+                    "The first player to draw three jokers receives the higher placement.",
+    },
+    "rules-of-the-road": {
+        "misnamed_discard_penalty": "A mis-named discarded tile CAN be called for Mahjongg. "
+                                    "The discarder is penalized, and the player calling "
+                                    "Mahjongg receives the point value on the card.",
+        "mah_jongg_in_error": "If Mahj is declared in error AND any part of the hand is "
+                              "exposed, the player is dead, and play continues with remaining "
+                              "players.",
+    },
+    "destination": {
+        "self_pick_bonus": "PLUS 10 points – Player who PICKS their own Mah Jongg.",
+        "jokerless_bonus": "PLUS 20 points – A winning hand with NO JOKERS. SINGLES & PAIRS "
+                           "hands do NOT get this bonus.",
+        "thrower_penalty": "MINUS 10 points – Player who THROWS Mah Jongg to a hand with NO "
+                           "exposures or ONE exposure. ... MINUS 20 points – Player who THROWS "
+                           "Mah Jongg to a hand with TWO exposures. ... MINUS 25 points – "
+                           "Player who THROWS Mah Jongg to a hand with THREE or more "
+                           "exposures.",
+        "wall_game_points": "PLUS 10 points – Wall Game: ALL players get points, except for a "
+                            "hand that was declared dead or Mah Jongg in error.",
+        "heavenly": "In both circumstances, the game is over, and the hand is considered "
+                    "self-picked.",
+        "blind_pass_peek_penalty": "MINUS 10 points – if you LOOK at a stolen tile during the "
+                                   "blind pass, you still play in the game.",
+        "misnamed_discard_penalty": "A mis-named discarded tile can be called for MJ. The "
+                                    "discarder is penalized 25 points and the MJ receives the "
+                                    "point value on the card.",
+        "mah_jongg_in_error": "MAH JONGG CALLED IN ERROR:",
+        "error_all_exposed_points": "If the three other players expose their hands, all get 0 "
+                                    "points.",
+        "error_one_intact_bonus": "If one player does not expose their hand, that player gets "
+                                  "PLUS 10 points while others get 0 points.",
+        "time_called_zeroes": "Time’s up, each player gets a score of Zero for that game.",
+        "game_signoff": "After each game East will fill it out and give it back to you to "
+                        "confirm your score by signing. ... West will also receive Easts sheet "
+                        "to verify their score.",
+        "mini_tournament": "During these 3 rounds, there is an optional mini tournament. ... "
+                           "for an additional fee there is an opportunity for your score to "
+                           "count twice.",
+    },
+}
+
+
+def wording(rules_key: str, field: str) -> str | None:
+    """The sheet's own words for `field` in preset `rules_key`; None where the sheet is silent.
+
+    "..." in a quote marks words left out. Unknown preset or field: None.
+    """
+    return _WORDING.get(rules_key, {}).get(field)
