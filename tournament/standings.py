@@ -1,0 +1,253 @@
+"""Standings: from every player's per-game points to totals, ranks and ties.
+
+A competition is a range of rounds, optionally limited to the entrants who opted in: the
+whole tournament, a session (tnt: "sessions, each consisting of several rounds"), or
+Destination's paid mini tournament over rounds 10-12, whose games count in the main
+standings too ("Your score counts once for rounds 10-12 and then again separately for a
+mini tournament score"). Each is one call to `standings`.
+
+Ranking is competition ranking on total points: players with the same total share a rank
+and the next rank skips (1, 2, 2, 4). Substitutes (house players who fill an empty seat)
+score at the table but are never ranked. A recorded tie-break (Hidden Tile's tile-bag
+draw for prize places) orders one tie group and touches nothing else.
+
+Knows nothing of the database or of scoring: the caller passes the points score_game
+produced, as GameResult values, and decides how many places win prizes and who drew what
+from the tile bag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One player's points for one game of one round."""
+
+    player: Hashable
+    round_no: int
+    game_no: int
+    points: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player in the tournament; a substitute plays but is never ranked."""
+
+    player: Hashable
+    substitute: bool = False
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One ranked player's line in a competition's standings.
+
+    per_round maps round number -> that round's total, for every round of the competition
+    that has any result (0 where this player has none), in round order; read-only.
+    tied is True when another player shares this rank.
+    """
+
+    rank: int
+    player: Hashable
+    total: int
+    games_won: int
+    best_game: int | None
+    per_round: Mapping[int, int]
+    tied: bool
+
+
+@dataclass(frozen=True)
+class Competition:
+    """What a standings table covers: rounds first_round..last_round, both included.
+
+    entrants_only: only the entrants who opted in are ranked (the mini tournament).
+    """
+
+    key: str
+    name: str
+    first_round: int
+    last_round: int
+    entrants_only: bool = False
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.first_round <= self.last_round:
+            raise ValueError(
+                f"{self.name}: rounds must run from 1 or later, first to last, "
+                f"not {self.first_round} to {self.last_round}"
+            )
+
+    @property
+    def rounds(self) -> range:
+        return range(self.first_round, self.last_round + 1)
+
+    def standings(
+        self,
+        results: Iterable[GameResult],
+        entrants: Sequence[Entrant],
+        opted_in: set[Hashable] | None = None,
+        tiebreak: Sequence[Hashable] | None = None,
+    ) -> list[Standing]:
+        """This competition's standings; `opted_in` is required when entrants_only."""
+        if self.entrants_only and opted_in is None:
+            raise ValueError(f"{self.name} needs the list of entrants who opted in")
+        return standings(
+            results,
+            entrants,
+            rounds=self.rounds,
+            only=opted_in if self.entrants_only else None,
+            tiebreak=tiebreak,
+        )
+
+
+class _Tally:
+    """Running totals for one player while reading the results once."""
+
+    __slots__ = ("total", "games_won", "best_game", "per_round")
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.games_won = 0
+        self.best_game: int | None = None
+        self.per_round: dict[int, int] = {}
+
+
+def standings(
+    results: Iterable[GameResult],
+    entrants: Sequence[Entrant],
+    rounds: range | None = None,
+    only: set[Hashable] | None = None,
+    tiebreak: Sequence[Hashable] | None = None,
+) -> list[Standing]:
+    """Rank the entrants on their points in `rounds` (None: every round).
+
+    Every non-substitute entrant is ranked, those without a game at total 0; `only`
+    limits the ranking to those players (each must be an entrant). Order: rank, then the
+    order of `entrants` among players who share a rank. `tiebreak` is the recorded order
+    of exactly one tie group (see break_tie).
+
+    Raises ValueError for a result whose player is not an entrant, the same player's game
+    given twice, an entrant listed twice, or an `only` player who is not an entrant.
+
+    >>> results = [GameResult("ann", 1, 1, 25, True), GameResult("bea", 1, 1, -10, False)]
+    >>> [(s.rank, s.player, s.total) for s in standings(results, [Entrant("bea"),
+    ...     Entrant("ann"), Entrant("cy"), Entrant("sub", substitute=True)])]
+    [(1, 'ann', 25), (2, 'cy', 0), (3, 'bea', -10)]
+    """
+    tallies: dict[Hashable, _Tally] = {}
+    substitutes: set[Hashable] = set()
+    for entrant in entrants:
+        if entrant.player in tallies or entrant.player in substitutes:
+            raise ValueError(f"entrant {entrant.player!r} is listed twice")
+        if entrant.substitute:
+            substitutes.add(entrant.player)
+        else:
+            tallies[entrant.player] = _Tally()
+    if only is not None:
+        strangers = [player for player in only if player not in tallies and
+                     player not in substitutes]
+        if strangers:
+            raise ValueError(f"not entrants: {', '.join(sorted(map(repr, strangers)))}")
+
+    rounds_played: set[int] = set()
+    games_seen: set[tuple[Hashable, int, int]] = set()
+    for result in results:
+        game = (result.player, result.round_no, result.game_no)
+        if game in games_seen:
+            raise ValueError(
+                f"{result.player!r} has two results for round {result.round_no}, "
+                f"game {result.game_no}"
+            )
+        games_seen.add(game)
+        if rounds is not None and result.round_no not in rounds:
+            continue
+        tally = tallies.get(result.player)
+        if tally is None:
+            if result.player in substitutes:
+                continue
+            raise ValueError(f"result for {result.player!r}, who is not an entrant")
+        rounds_played.add(result.round_no)
+        tally.total += result.points
+        tally.games_won += bool(result.won)
+        if tally.best_game is None or result.points > tally.best_game:
+            tally.best_game = result.points
+        tally.per_round[result.round_no] = tally.per_round.get(result.round_no, 0) + result.points
+
+    ranked = [player for player in tallies if only is None or player in only]
+    ranked.sort(key=lambda player: -tallies[player].total)  # stable: entrant order in ties
+    in_order = sorted(rounds_played)
+    lines: list[Standing] = []
+    for position, player in enumerate(ranked):
+        tally = tallies[player]
+        tied_with_previous = bool(lines) and lines[-1].total == tally.total
+        rank = lines[-1].rank if tied_with_previous else position + 1
+        lines.append(
+            Standing(
+                rank=rank,
+                player=player,
+                total=tally.total,
+                games_won=tally.games_won,
+                best_game=tally.best_game,
+                per_round=MappingProxyType(
+                    {round_no: tally.per_round.get(round_no, 0) for round_no in in_order}
+                ),
+                tied=False,
+            )
+        )
+    shared = _rank_counts(lines)
+    lines = [replace(line, tied=shared[line.rank] > 1) for line in lines]
+    if tiebreak is not None:
+        lines = break_tie(lines, tiebreak)
+    return lines
+
+
+def _rank_counts(lines: Sequence[Standing]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for line in lines:
+        counts[line.rank] = counts.get(line.rank, 0) + 1
+    return counts
+
+
+def break_tie(lines: Sequence[Standing], order: Sequence[Hashable]) -> list[Standing]:
+    """Apply a recorded tie-break (Hidden Tile's tile-bag draw) to one tie group.
+
+    `order` lists every player of one tie group, best first; they take consecutive ranks
+    from the group's shared rank in that order and are no longer tied. Every other line is
+    unchanged, so several groups are broken by calling this once per group.
+
+    Raises ValueError if `order` is not exactly the players of one tie group.
+    """
+    order = list(order)
+    if len(set(order)) != len(order):
+        raise ValueError("the tie-break lists a player twice")
+    by_player = {line.player: line for line in lines}
+    missing = [player for player in order if player not in by_player]
+    if missing:
+        raise ValueError(f"not in these standings: {', '.join(map(repr, missing))}")
+    group_rank = by_player[order[0]].rank if order else None
+    group = [line for line in lines if line.rank == group_rank]
+    if len(group) < 2 or {line.player for line in group} != set(order):
+        raise ValueError("the tie-break must list exactly the players of one tie group")
+    broken = {
+        player: replace(by_player[player], rank=group[0].rank + position, tied=False)
+        for position, player in enumerate(order)
+    }
+    before = [line for line in lines if line.rank < group[0].rank]
+    after = [line for line in lines if line.rank > group[0].rank]
+    return [*before, *(broken[player] for player in order), *after]
+
+
+def prize_ties(lines: Sequence[Standing], places: int) -> list[list[Standing]]:
+    """The tie groups that reach into prize places 1..places, in rank order.
+
+    A group counts when its shared rank is `places` or better, even if it runs past the
+    last prize place (three players tied for 3rd with 3 prizes still need a tile-bag draw).
+    """
+    groups: dict[int, list[Standing]] = {}
+    for line in lines:
+        if line.rank <= places:
+            groups.setdefault(line.rank, []).append(line)
+    return [group for _, group in sorted(groups.items()) if len(group) > 1]
