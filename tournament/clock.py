@@ -136,7 +136,7 @@ class RoundClock:
     def _latest(self, now: datetime) -> datetime:
         """`now`, or the last stored instant if `now` is earlier (time never runs back)."""
         _check_aware("now", now)
-        stored = [instant for instant in (self.started_at, self.paused_at) if instant]
+        stored = [instant for instant in (self.started_at, self.paused_at) if instant is not None]
         return max([now, *stored])
 
     def start(self, now: datetime) -> RoundClock:
