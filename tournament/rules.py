@@ -327,7 +327,7 @@ PRESETS: dict[str, RuleSet] = {
         "destination", "Destination Mah Jongg", "Destination", "004_469325624ddf7854.txt",
         jokerless_bonus=20, thrower_penalty=(-10, -10, -20, -25, -25),
         quint_two_exposure_penalty=None, heavenly="self_picked", blind_pass_peek_penalty=-10,
-        game_signoff="all", mini_tournament=MiniTournament(10, 12),
+        mah_jongg_in_error=True, game_signoff="all", mini_tournament=MiniTournament(10, 12),
     ),
 }
 
