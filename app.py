@@ -1,0 +1,190 @@
+"""The Flask application factory: configuration, extensions, blueprints, error pages, CLI.
+
+Configuration comes from the environment (see README): DATABASE_URL, SECRET_KEY, BASE_URL.
+Nothing is kept in a worker's memory between requests: every worker of every host reads
+the same database, so `gunicorn -w N` and several hosts behave as one."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask, render_template, request
+from flask.sessions import SecureCookieSessionInterface
+from flask_wtf.csrf import CSRFError
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from extensions import compress, csrf, db, htmx, login_manager, migrate
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "media-src 'self'; connect-src 'self'; font-src 'self'; object-src 'none'; "
+    "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def normalise_database_url(url: str) -> str:
+    """Point postgres:// and postgresql:// URLs (as hosts hand them out) at psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def secret_key(instance_path: str) -> str:
+    """SECRET_KEY from the environment, else one generated once and kept in the instance
+    folder, so sessions survive restarts and every worker on this machine agrees."""
+    if key := os.environ.get("SECRET_KEY"):
+        return key
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Mark the session cookie Secure whenever the request came over HTTPS (directly or
+    through a proxy we trust), even if the config does not say so."""
+
+    def get_cookie_secure(self, app):
+        return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, connection_record):
+    # WAL lets phones read while East writes; busy_timeout makes writers queue, not fail.
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+    config = dict(config or {})
+
+    default_db = "sqlite:///" + os.path.join(app.instance_path, "mahjtable.db")
+    database_url = config.pop("DATABASE_URL", None) or os.environ.get("DATABASE_URL", default_db)
+    base_url = os.environ.get("BASE_URL", "").rstrip("/")
+    app.config.from_mapping(
+        SECRET_KEY=secret_key(app.instance_path),
+        SQLALCHEMY_DATABASE_URI=normalise_database_url(database_url),
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        BASE_URL=base_url,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=base_url.startswith("https://"),
+        REMEMBER_COOKIE_HTTPONLY=True,
+        REMEMBER_COOKIE_SAMESITE="Lax",
+        WTF_CSRF_TIME_LIMIT=None,  # a table page stays open all day; the token is per session
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a 600-row CSV is ~20 KB
+        COMPRESS_MIMETYPES=["text/html", "text/css", "application/javascript", "text/csv",
+                            "application/json", "image/svg+xml"],
+        COMPRESS_ALGORITHM=["gzip"],
+        # How often live parts poll, in seconds (see README "Live updates").
+        POLL_SECONDS=int(os.environ.get("POLL_SECONDS", "10")),
+        LOGIN_ATTEMPTS=5,  # failed sign-ins per email in LOGIN_WINDOW_SECONDS
+        LOGIN_WINDOW_SECONDS=15 * 60,
+    )
+    if os.environ.get("TRUST_PROXY"):
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+    app.config.update(config)
+    app.session_interface = SessionInterface()
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"),
+                     render_as_batch=True, compare_type=True)
+    csrf.init_app(app)
+    login_manager.init_app(app)
+    htmx.init_app(app)
+    compress.init_app(app)
+
+    register_blueprints(app)
+    register_error_pages(app)
+    register_security_headers(app)
+    register_template_helpers(app)
+
+    import cli
+
+    cli.register(app)
+    return app
+
+
+def register_blueprints(app: Flask) -> None:
+    from blueprints.auth.views import bp as auth_bp
+    from blueprints.calls.views import bp as calls_bp
+    from blueprints.clock.views import bp as clock_bp
+    from blueprints.director.views import bp as director_bp
+    from blueprints.display.views import bp as display_bp
+    from blueprints.player.views import bp as player_bp
+    from blueprints.results.views import bp as results_bp
+    from blueprints.table.views import bp as table_bp
+
+    for bp in (auth_bp, director_bp, table_bp, player_bp, clock_bp, display_bp, calls_bp,
+               results_bp):
+        app.register_blueprint(bp)
+
+
+def register_error_pages(app: Flask) -> None:
+    messages = {
+        400: ("Something in that request was not right", "Please go back and try again."),
+        403: ("Not allowed", "You do not have permission to do that."),
+        404: ("Page not found", "This page does not exist, or you may not see it."),
+        405: ("Not allowed", "That page cannot be used this way."),
+        409: ("Someone changed this first",
+              "Someone else changed this while you were working. Reload to see the current "
+              "version."),
+        413: ("Too large", "That file is too large."),
+        422: ("Please check your entry", "Something in the form needs fixing."),
+        500: ("Something went wrong on our side",
+              "Nothing you did caused this. Please try again; if it happens again, tell the "
+              "director."),
+    }
+
+    def render_error(code: int, detail: str | None = None):
+        title, text = messages[code]
+        return render_template("errors/error.html", code=code, title=title,
+                               text=detail or text), code
+
+    for code in messages:
+        if code == 500:
+            continue
+        app.register_error_handler(code, lambda e, code=code: render_error(code))
+
+    @app.errorhandler(500)
+    def server_error(e):
+        db.session.rollback()
+        return render_error(500)
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(e):
+        return render_error(
+            400, "This form had expired or came from elsewhere. Reload the page and try again."
+        )
+
+
+def register_security_headers(app: Flask) -> None:
+    @app.after_request
+    def security_headers(response):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        # Table links carry their secret token: never leak it to another site.
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        return response
+
+
+def register_template_helpers(app: Flask) -> None:
+    from blueprints.common import template_helpers
+
+    app.context_processor(template_helpers)

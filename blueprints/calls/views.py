@@ -1,0 +1,3 @@
+from flask import Blueprint
+
+bp = Blueprint("calls", __name__, url_prefix="/calls")

@@ -1,0 +1,3 @@
+from flask import Blueprint
+
+bp = Blueprint("clock", __name__, url_prefix="/clock")

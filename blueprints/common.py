@@ -1,0 +1,64 @@
+"""Small helpers every blueprint shares: page-or-partial rendering, external URLs that
+honour BASE_URL, and the template filters for seats and points."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from flask import current_app, make_response, render_template, url_for
+
+from extensions import htmx
+
+SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+
+def wants_partial() -> bool:
+    """An htmx request that is not a boosted navigation or a history restore."""
+    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
+
+
+def render_page_or_partial(page: str, partial: str, status: int = 200, **context):
+    """Serve the whole page, or for htmx only its partial; say that the answer varies."""
+    template = partial if wants_partial() else page
+    response = make_response(render_template(template, **context), status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def external_url(endpoint: str, **values) -> str:
+    """An absolute URL for QR codes and printed cards: BASE_URL (e.g. the venue laptop's
+    LAN address) when set, else the address this request came in on."""
+    base = current_app.config.get("BASE_URL")
+    if base:
+        return base + url_for(endpoint, **values)
+    return url_for(endpoint, _external=True, **values)
+
+
+def new_request_key() -> str:
+    """A fresh idempotency key for a form (see models.sheet.AppliedRequest)."""
+    return secrets.token_urlsafe(16)
+
+
+def points_text(value: int | None) -> str:
+    """Points as on the paper sheets: zero is "X", never "O" or "0"."""
+    if value is None:
+        return ""
+    return "X" if value == 0 else str(value)
+
+
+def local_time(value: datetime | None, fmt: str = "%H:%M") -> str:
+    if value is None:
+        return ""
+    tz = current_app.config.get("TIMEZONE")
+    return value.astimezone(ZoneInfo(tz) if tz else None).strftime(fmt)
+
+
+def template_helpers() -> dict:
+    return {
+        "seat_name": SEAT_NAMES.get,
+        "points_text": points_text,
+        "local_time": local_time,
+        "poll_seconds": current_app.config["POLL_SECONDS"],
+    }

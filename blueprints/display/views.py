@@ -1,0 +1,3 @@
+from flask import Blueprint
+
+bp = Blueprint("display", __name__, url_prefix="/display")

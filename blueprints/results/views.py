@@ -1,0 +1,3 @@
+from flask import Blueprint
+
+bp = Blueprint("results", __name__, url_prefix="/results")

@@ -1,0 +1,206 @@
+"""End-to-end fixtures: a real gunicorn on a free loopback port over a fresh SQLite
+database, Debian's Chromium driven by Playwright at phone size, and an axe scan.
+
+Chromium comes from CHROMIUM_PATH, else /usr/bin/chromium, else Playwright's own
+download (`python -m playwright install chromium`). With none of these the tests fail
+and say how to get one: they never skip silently."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """gunicorn serving the app with the Procfile's config, on its own database."""
+
+    def __init__(self, workdir: Path, extra_env: dict | None = None):
+        self.workdir = workdir
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database_url = "sqlite:///" + str(workdir / "e2e.db")
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": self.database_url,
+            "SECRET_KEY": "e2e-secret",
+            "BASE_URL": self.url,
+            "PORT": str(self.port),
+            "HOST": "127.0.0.1",
+            "WEB_CONCURRENCY": "2",
+            "POLL_SECONDS": os.environ.get("E2E_POLL_SECONDS", "2"),
+            **(extra_env or {}),
+        }
+        self.process: subprocess.Popen | None = None
+
+    def flask(self, *args: str) -> str:
+        result = subprocess.run(
+            [sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=self.env,
+            capture_output=True, text=True, timeout=120,
+        )
+        if result.returncode:
+            raise RuntimeError(f"flask {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
+        return result.stdout
+
+    def start(self) -> LiveServer:
+        self.log = open(self.workdir / "gunicorn.log", "w")  # noqa: SIM115 (closed in stop)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=2)
+                return self
+            except OSError:
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.2)
+        log = (self.workdir / "gunicorn.log").read_text()
+        raise RuntimeError("gunicorn did not start:\n" + log)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.log.close()
+
+    def app_context(self):
+        """An app context on the server's database, to seed data and check results."""
+        from app import create_app
+
+        app = create_app({"DATABASE_URL": self.database_url, "BASE_URL": self.url})
+        return app.app_context()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    server = LiveServer(tmp_path_factory.mktemp("e2e"))
+    server.flask("db", "upgrade")
+    server.start()
+    yield server
+    server.stop()
+
+
+def chromium_executable() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium",
+                      shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import Error, sync_playwright
+
+    with sync_playwright() as playwright:
+        executable = chromium_executable()
+        try:
+            browser = playwright.chromium.launch(
+                executable_path=executable, args=CHROMIUM_FLAGS, headless=True)
+        except Error as error:
+            pytest.fail(
+                "No Chromium for the end-to-end tests. Install Debian's chromium "
+                "(apt-get install chromium), set CHROMIUM_PATH, or run "
+                f"`python -m playwright install chromium`. ({error})", pytrace=False)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context):
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+@pytest.fixture
+def new_phone(browser):
+    """Make more phones (separate browser contexts: separate cookies) within one test."""
+    contexts = []
+
+    def make():
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def assert_accessible(page) -> None:
+    """axe finds no WCAG 2 A or AA violation on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": [
+        "wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
+    violations = results.response["violations"]
+    assert not violations, results.generate_report()
+
+
+def screenshot(page, name: str) -> None:
+    """Keep a phone-size screenshot for people to look at (e2e/screenshots/, not in git)."""
+    out = ROOT / "e2e" / "screenshots"
+    out.mkdir(exist_ok=True)
+    page.screenshot(path=str(out / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def director_account(live_server):
+    """A director account on the live server; returns (email, password)."""
+    import secrets
+
+    email = f"director-{secrets.token_hex(4)}@example.com"
+    password = "e2e-password-1"
+    live_server.flask("create-director", email, "--name", "Dee Director",
+                      "--password", password)
+    return email, password
+
+
+def sign_in(page, live_server, email, password) -> None:
+    page.goto(live_server.url + "/auth/sign-in")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/director/**")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        item.add_marker(pytest.mark.e2e)

@@ -1,0 +1,118 @@
+"""A table's scoresheet for one round, its games, the players' initials on their totals,
+and the keys of requests already applied (so a resent save is applied once).
+
+Points are stored beside the game record so standings are one query; they are always
+what tournament.scoring.score_game gives for the record under the tournament's rules."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .base import SEAT_CHECK, UTCDateTime, db, utcnow
+
+SHEET_STATES = ("open", "submitted", "verified")
+
+
+class Scoresheet(db.Model):
+    __tablename__ = "scoresheet"
+    __table_args__ = (
+        UniqueConstraint("round_id", "table_id"),
+        CheckConstraint("state IN ('open', 'submitted', 'verified')", name="state"),
+        CheckConstraint("version >= 1", name="version_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id", ondelete="CASCADE"), index=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("table.id", ondelete="CASCADE"), index=True)
+    # Every change bumps the version; a save against an older version is refused (409).
+    version: Mapped[int] = mapped_column(default=1)
+    state: Mapped[str] = mapped_column(String(16), default="open")
+    submitted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    submitted_by: Mapped[str] = mapped_column(String(80), default="")
+    verified_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    verified_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    amended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    amended_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    amend_reason: Mapped[str] = mapped_column(Text, default="")
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    round: Mapped[Round] = relationship()  # noqa: F821
+    table: Mapped[Table] = relationship()  # noqa: F821
+    games: Mapped[list[GameEntry]] = relationship(
+        back_populates="sheet", cascade="all, delete-orphan", order_by="GameEntry.number"
+    )
+    signoffs: Mapped[list[RoundSignoff]] = relationship(
+        back_populates="sheet", cascade="all, delete-orphan"
+    )
+
+
+class GameEntry(db.Model):
+    __tablename__ = "game_entry"
+    __table_args__ = (
+        UniqueConstraint("sheet_id", "number"),
+        CheckConstraint("number >= 1", name="number_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sheet_id: Mapped[int] = mapped_column(ForeignKey("scoresheet.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    points_e: Mapped[int] = mapped_column(default=0)
+    points_s: Mapped[int] = mapped_column(default=0)
+    points_w: Mapped[int] = mapped_column(default=0)
+    points_n: Mapped[int] = mapped_column(default=0)
+    # The seat who had to initial this game (tournament.scoring.signer) and what they wrote.
+    signer: Mapped[str | None] = mapped_column(String(1))
+    initials: Mapped[str] = mapped_column(String(8), default="")
+    note: Mapped[str] = mapped_column(String(280), default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    sheet: Mapped[Scoresheet] = relationship(back_populates="games")
+
+    @property
+    def points(self) -> dict[str, int]:
+        return {"E": self.points_e, "S": self.points_s, "W": self.points_w, "N": self.points_n}
+
+    @points.setter
+    def points(self, value: dict[str, int]) -> None:
+        self.points_e, self.points_s = value["E"], value["S"]
+        self.points_w, self.points_n = value["W"], value["N"]
+
+
+class RoundSignoff(db.Model):
+    """A player's initials beside their round total."""
+
+    __tablename__ = "round_signoff"
+    __table_args__ = (
+        UniqueConstraint("sheet_id", "seat"),
+        CheckConstraint(SEAT_CHECK, name="seat"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sheet_id: Mapped[int] = mapped_column(ForeignKey("scoresheet.id", ondelete="CASCADE"))
+    seat: Mapped[str] = mapped_column(String(1))
+    initials: Mapped[str] = mapped_column(String(8))
+    signed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    sheet: Mapped[Scoresheet] = relationship(back_populates="signoffs")
+
+
+class AppliedRequest(db.Model):
+    """The idempotency key of a write already applied (a save, a submit, a call).
+
+    A form carries a fresh key; a resend with the same key (double tap, retry on bad
+    Wi-Fi) finds it here and changes nothing twice. Written in the same transaction as
+    the change it guards."""
+
+    __tablename__ = "applied_request"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    sheet_id: Mapped[int | None] = mapped_column(
+        ForeignKey("scoresheet.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

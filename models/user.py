@@ -1,0 +1,47 @@
+"""Accounts: people who sign in (directors, co-directors, table guides) and failed sign-ins.
+
+Players never sign in; a table is reached by its secret link (see models.table)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from flask_login import UserMixin
+from sqlalchemy import Index, String
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from .base import UTCDateTime, db, utcnow
+
+
+class User(UserMixin, db.Model):
+    __tablename__ = "user"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    name: Mapped[str] = mapped_column(String(120))
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    staff: Mapped[list[TournamentStaff]] = relationship(  # noqa: F821
+        back_populates="user", cascade="all, delete-orphan"
+    )
+
+    def set_password(self, password: str) -> None:
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password: str) -> bool:
+        return check_password_hash(self.password_hash, password)
+
+
+class LoginAttempt(db.Model):
+    """One failed sign-in. Kept in the database, not in a worker's memory, so the rate
+    limit holds across gunicorn workers and hosts."""
+
+    __tablename__ = "login_attempt"
+    __table_args__ = (Index("ix_login_attempt_email_at", "email", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254))
+    remote_addr: Mapped[str] = mapped_column(String(64), default="")
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

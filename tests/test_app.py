@@ -1,0 +1,133 @@
+"""The app factory and its configuration."""
+
+import os
+
+import pytest
+
+from app import create_app, normalise_database_url
+
+
+@pytest.mark.parametrize("given, expected", [
+    ("postgres://u:p@h:5432/d", "postgresql+psycopg://u:p@h:5432/d"),
+    ("postgresql://u@h/d", "postgresql+psycopg://u@h/d"),
+    ("postgresql+psycopg://u@h/d", "postgresql+psycopg://u@h/d"),
+    ("sqlite:////tmp/x.db", "sqlite:////tmp/x.db"),
+])
+def test_database_urls_are_normalised_to_psycopg3(given, expected):
+    assert normalise_database_url(given) == expected
+
+
+def test_database_url_from_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("DATABASE_URL", "postgres://someone@db.example/mahj")
+    app = create_app()
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://someone@db.example/mahj"
+
+
+def test_default_database_is_sqlite_in_instance_folder(monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    app = create_app()
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == (
+        "sqlite:///" + os.path.join(app.instance_path, "mahjtable.db"))
+
+
+def test_secret_key_is_generated_once_and_kept(monkeypatch, tmp_path):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    first = create_app()
+    second = create_app()
+    assert first.config["SECRET_KEY"] == second.config["SECRET_KEY"]
+    assert len(first.config["SECRET_KEY"]) >= 32
+    key_file = os.path.join(first.instance_path, "secret_key")
+    with open(key_file) as f:
+        assert f.read().strip() == first.config["SECRET_KEY"]
+
+
+def test_secret_key_from_environment_wins(monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "from-the-environment")
+    assert create_app().config["SECRET_KEY"] == "from-the-environment"
+
+
+def test_base_url_is_kept_without_trailing_slash(monkeypatch):
+    monkeypatch.setenv("BASE_URL", "http://192.168.1.10:8000/")
+    assert create_app().config["BASE_URL"] == "http://192.168.1.10:8000"
+
+
+def test_sqlite_connections_use_wal_busy_timeout_and_foreign_keys(app):
+    from sqlalchemy import text
+
+    from models import db
+
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite pragmas")
+    with db.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(text("PRAGMA busy_timeout")).scalar() == 10000
+        assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
+
+
+def test_home_page_lists_tournaments_in_progress(client, director):
+    from datetime import date
+
+    from tests.conftest import make_tournament
+
+    running = make_tournament(director, name="Spring Classic", seated=False)
+    running.starts_on = date.today()
+    make_tournament(director, name="Next Year Open", seated=False).starts_on = date(2099, 1, 1)
+    from models import db
+    db.session.commit()
+    page = client.get("/").get_data(as_text=True)
+    assert "Spring Classic" in page
+    assert "Next Year Open" not in page
+    assert "/auth/sign-in" in page
+
+
+@pytest.mark.parametrize("path, status", [("/no-such-page", 404)])
+def test_error_pages_use_the_apps_look(client, path, status):
+    response = client.get(path)
+    assert response.status_code == status
+    body = response.get_data(as_text=True)
+    assert "Page not found" in body and "MahjTable" in body
+
+
+def test_security_headers_on_every_page(client):
+    response = client.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "'unsafe-inline'" not in csp
+    assert "frame-ancestors 'none'" in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_create_director_command(app):
+    from sqlalchemy import select
+
+    from models import User, db
+
+    result = app.test_cli_runner().invoke(
+        args=["create-director", "Boss@Example.com", "--name", "Boss", "--generate"])
+    assert result.exit_code == 0, result.output
+    user = db.session.scalar(select(User).where(User.email == "boss@example.com"))
+    password = result.output.strip().split()[-1]
+    assert user is not None and user.check_password(password)
+    again = app.test_cli_runner().invoke(
+        args=["create-director", "boss@example.com", "--generate"])
+    assert again.exit_code != 0 and "already" in again.output
+
+
+def test_demo_command_loads_once(app):
+    from sqlalchemy import func, select
+
+    from models import Player, Round, Seating, Table, Tournament, db
+
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["demo"])
+    assert result.exit_code == 0, result.output
+    assert "Director login" in result.output and "Table 8" in result.output
+    tournament = db.session.scalar(select(Tournament))
+    assert tournament.preset == "tnt" and tournament.rounds == 3
+    assert db.session.scalar(select(func.count()).select_from(Player)) == 32
+    assert db.session.scalar(select(func.count()).select_from(Table)) == 8
+    assert db.session.scalar(select(func.count()).select_from(Seating)) == 32
+    assert db.session.scalar(select(Round.number)) == 1
+    second = runner.invoke(args=["demo"])
+    assert "already has a tournament" in second.output
+    assert db.session.scalar(select(func.count()).select_from(Tournament)) == 1
