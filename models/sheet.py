@@ -38,6 +38,10 @@ class Scoresheet(db.Model):
     amended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     amended_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
     amend_reason: Mapped[str] = mapped_column(Text, default="")
+    # Director adjustments (from a call's ruling) for a game East has not saved yet:
+    # [{"game": 2, "seat": "N", "points": -10, "reason": "..."}]; merged into that game's
+    # record's "adjustments" when it is saved.
+    pending_adjustments: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
     round: Mapped[Round] = relationship()  # noqa: F821

@@ -1,8 +1,8 @@
 """initial schema
 
-Revision ID: 248b8021adac
+Revision ID: dec10deb96f6
 Revises: 
-Create Date: 2026-11-29 21:33:01.200450
+Create Date: 2026-11-29 21:35:23.913240
 
 """
 from alembic import op
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = '248b8021adac'
+revision = 'dec10deb96f6'
 down_revision = None
 branch_labels = None
 depends_on = None
@@ -226,6 +226,7 @@ def upgrade():
     sa.Column('amended_at', sa.DateTime(), nullable=True),
     sa.Column('amended_by_id', sa.Integer(), nullable=True),
     sa.Column('amend_reason', sa.Text(), nullable=False),
+    sa.Column('pending_adjustments', sa.JSON(), nullable=False),
     sa.Column('updated_at', sa.DateTime(), nullable=False),
     sa.CheckConstraint("state IN ('open', 'submitted', 'verified')", name=op.f('ck_scoresheet_state')),
     sa.CheckConstraint('version >= 1', name=op.f('ck_scoresheet_version_positive')),
