@@ -394,7 +394,7 @@ def _game_lines(rules: RuleSet, game: Game, voided: bool) -> list[ScoreLine]:
         for seat in SEATS:
             if seat in game.dead:
                 lines.append(ScoreLine(seat, 0, "dead hand 0"))
-            elif False:
+            elif seat in game.in_error:
                 lines.append(ScoreLine(seat, 0, "declared Mah Jongg in error 0"))
             elif outcome == "wall":
                 lines.append(ScoreLine(seat, rules.wall_game_points,
