@@ -14,8 +14,12 @@ from datetime import date
 from sqlalchemy import delete, func, select
 
 from models import (
+    Competition,
+    CompetitionEntry,
+    GameEntry,
     Player,
     Round,
+    Scoresheet,
     Seating,
     Substitution,
     Table,
@@ -23,10 +27,13 @@ from models import (
     TournamentStaff,
     User,
     db,
+    new_token,
     record,
+    utcnow,
 )
+from tournament.movement import repeat_meetings
 from tournament.movement import seating as movement_seating
-from tournament.rules import PRESETS
+from tournament.rules import PRESETS, RuleSet
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
 
@@ -64,7 +71,9 @@ def create_tournament(
 
 
 def ranked_players(tournament: Tournament) -> list[Player]:
-    return [p for p in tournament.players if p.withdrawn_from_round is None]
+    """Players still in the field who are ranked: substitutes play but are never ranked."""
+    return [p for p in tournament.players
+            if p.withdrawn_from_round is None and not p.is_substitute]
 
 
 def round_row(tournament: Tournament, number: int) -> Round | None:
@@ -178,3 +187,762 @@ def player_count(tournament: Tournament) -> int:
         select(func.count()).select_from(Player).where(Player.tournament_id == tournament.id,
                                                        Player.withdrawn_from_round.is_(None))
     )
+
+
+# ---------------------------------------------------------------------------------------
+# Everything below serves the director's setup pages (issue 4). Each write function
+# changes rows and adds its audit row(s) to the session; the view commits once, so the
+# change and its audit row land in one transaction (or neither does).
+
+class SetupError(ValueError):
+    """A director's request that cannot be done; `field` names the form field it concerns
+    (or "" for the whole form), the message says why in plain words."""
+
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def _audit(tournament: Tournament, user: User | None, action: str, subject: str = "",
+           before=None, after=None, reason: str = "") -> None:
+    record(action, tournament_id=tournament.id, subject=subject, before=before, after=after,
+           reason=reason, actor=actor_label(user), actor_user_id=user.id if user else None)
+
+
+# --- tournament details, sessions, mini tournament, rules ------------------------------
+
+def scores_entered(tournament: Tournament) -> bool:
+    """True once any game of this tournament has been entered: the rules are then fixed."""
+    return db.session.scalar(
+        select(GameEntry.id).join(Scoresheet, Scoresheet.id == GameEntry.sheet_id)
+        .join(Round, Round.id == Scoresheet.round_id)
+        .where(Round.tournament_id == tournament.id).limit(1)
+    ) is not None
+
+
+def rules_of(tournament: Tournament) -> RuleSet:
+    return RuleSet.from_dict(tournament.rules)
+
+
+def started_rounds(tournament: Tournament) -> list[int]:
+    return list(db.session.scalars(
+        select(Round.number).where(Round.tournament_id == tournament.id,
+                                   Round.started_at.is_not(None)).order_by(Round.number)
+    ))
+
+
+def parse_sessions(text: str, rounds: int) -> list[tuple[int, int]]:
+    """"1-4, 5-8" -> [(1, 4), (5, 8)]; SetupError(field="sessions") in plain words."""
+    ranges: list[tuple[int, int]] = []
+    text = (text or "").strip()
+    if not text:
+        return ranges
+    for part in text.replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        bits = [b.strip() for b in part.replace("–", "-").split("-")]
+        if len(bits) == 1:
+            bits = bits * 2
+        if len(bits) != 2 or not all(b.isdigit() for b in bits):
+            raise SetupError(f"“{part}” is not a round range. Write ranges like 1-4, 5-8.",
+                             "sessions")
+        first, last = int(bits[0]), int(bits[1])
+        if first < 1 or last < first:
+            raise SetupError(f"“{part}”: a session runs from a round to the same or a later "
+                             "round.", "sessions")
+        if last > rounds:
+            raise SetupError(f"“{part}”: this tournament has only {rounds} rounds.", "sessions")
+        for a, b in ranges:
+            if first <= b and a <= last:
+                raise SetupError(f"“{part}” overlaps the session {a}-{b}.", "sessions")
+        ranges.append((first, last))
+    return sorted(ranges)
+
+
+def sessions_text(tournament: Tournament) -> str:
+    return ", ".join(f"{c.first_round}-{c.last_round}" for c in tournament.competitions
+                     if c.kind == "session")
+
+
+def mini_competition(tournament: Tournament) -> Competition | None:
+    return next((c for c in tournament.competitions if c.kind == "mini"), None)
+
+
+def _set_competitions(tournament: Tournament, sessions: list[tuple[int, int]],
+                      mini: tuple[int, int] | None) -> None:
+    wanted_sessions = set(sessions)
+    for comp in list(tournament.competitions):
+        if comp.kind == "session" and (comp.first_round, comp.last_round) not in wanted_sessions:
+            tournament.competitions.remove(comp)
+    have = {(c.first_round, c.last_round) for c in tournament.competitions if c.kind == "session"}
+    for first, last in sessions:
+        if (first, last) not in have:
+            tournament.competitions.append(Competition(
+                kind="session", name=f"Session {first}-{last}" if first != last
+                else f"Session {first}", first_round=first, last_round=last))
+    # Session names follow their order: Session 1, Session 2, ...
+    ordered = sorted((c for c in tournament.competitions if c.kind == "session"),
+                     key=lambda c: c.first_round)
+    for index, comp in enumerate(ordered, start=1):
+        comp.name = f"Session {index} (rounds {comp.first_round}-{comp.last_round})"
+    existing = mini_competition(tournament)
+    if mini is None:
+        if existing is not None:
+            tournament.competitions.remove(existing)
+    elif existing is None:
+        tournament.competitions.append(Competition(
+            kind="mini", name="Mini tournament", first_round=mini[0], last_round=mini[1],
+            entrants_only=True))
+    else:
+        existing.first_round, existing.last_round = mini
+        existing.entrants_only = True
+
+
+def check_mini(mini: tuple[int, int] | None, rounds: int) -> None:
+    if mini is None:
+        return
+    first, last = mini
+    if first < 1 or last < first:
+        raise SetupError("The mini tournament runs from a round to the same or a later round.",
+                         "mini_first")
+    if last > rounds:
+        raise SetupError(f"The mini tournament cannot end after the last round ({rounds}).",
+                         "mini_last")
+
+
+def tournament_summary(tournament: Tournament) -> dict:
+    return {
+        "name": tournament.name, "venue": tournament.venue,
+        "starts_on": tournament.starts_on.isoformat() if tournament.starts_on else None,
+        "ends_on": tournament.ends_on.isoformat() if tournament.ends_on else None,
+        "rounds": tournament.rounds, "games_per_round": tournament.games_per_round,
+        "round_minutes": tournament.round_minutes, "prize_places": tournament.prize_places,
+        "sessions": sessions_text(tournament),
+        "mini": ([mini_competition(tournament).first_round,
+                  mini_competition(tournament).last_round]
+                 if mini_competition(tournament) else None),
+    }
+
+
+def create_tournament_from_form(
+    director: User, *, name: str, preset: str, rounds: int, starts_on: date | None,
+    ends_on: date | None, venue: str, games_per_round: int | None, round_minutes: int | None,
+    prize_places: int, sessions: str, mini: tuple[int, int] | None,
+) -> Tournament:
+    """create_tournament plus everything the director's form sets, checked first."""
+    if preset not in PRESETS:
+        raise SetupError("Choose one of the rule sets.", "preset")
+    if starts_on and ends_on and ends_on < starts_on:
+        raise SetupError("The last day cannot be before the first day.", "ends_on")
+    session_ranges = parse_sessions(sessions, rounds)
+    check_mini(mini, rounds)
+    tournament = create_tournament(director, name=name.strip(), preset=preset, rounds=rounds,
+                                   starts_on=starts_on, ends_on=ends_on, venue=venue.strip())
+    rules = dict(tournament.rules)
+    if games_per_round:
+        tournament.games_per_round = rules["games_per_round"] = games_per_round
+    if round_minutes:
+        tournament.round_minutes = rules["round_minutes"] = round_minutes
+    rules["sessions"] = bool(session_ranges) or rules["sessions"]
+    rules["mini_tournament"] = ({"first_round": mini[0], "last_round": mini[1]} if mini
+                                else None)
+    tournament.rules = RuleSet.from_dict(rules).to_dict()
+    tournament.prize_places = prize_places
+    _set_competitions(tournament, session_ranges, mini)
+    db.session.flush()
+    return tournament
+
+
+def update_tournament(
+    tournament: Tournament, user: User, *, name: str, rounds: int, starts_on: date | None,
+    ends_on: date | None, venue: str, games_per_round: int, round_minutes: int,
+    prize_places: int, sessions: str, mini: tuple[int, int] | None,
+) -> None:
+    """Change the tournament's details. Games per round is a rule: fixed once a score is in.
+    Rounds cannot drop below a round that has started; unstarted rounds beyond are removed."""
+    if starts_on and ends_on and ends_on < starts_on:
+        raise SetupError("The last day cannot be before the first day.", "ends_on")
+    started = started_rounds(tournament)
+    if started and rounds < started[-1]:
+        raise SetupError(f"Round {started[-1]} has already started, so the tournament needs "
+                         f"at least {started[-1]} rounds.", "rounds")
+    locked = scores_entered(tournament)
+    if locked and games_per_round != tournament.games_per_round:
+        raise SetupError("Scores have been entered, so the number of games per round can no "
+                         "longer change.", "games_per_round")
+    session_ranges = parse_sessions(sessions, rounds)
+    check_mini(mini, rounds)
+    before = tournament_summary(tournament)
+    tournament.name, tournament.venue = name.strip(), venue.strip()
+    tournament.starts_on, tournament.ends_on = starts_on, ends_on
+    tournament.rounds, tournament.prize_places = rounds, prize_places
+    tournament.games_per_round, tournament.round_minutes = games_per_round, round_minutes
+    rules = dict(tournament.rules)
+    rules["games_per_round"], rules["round_minutes"] = games_per_round, round_minutes
+    rules["mini_tournament"] = ({"first_round": mini[0], "last_round": mini[1]} if mini
+                                else None)
+    if session_ranges:
+        rules["sessions"] = True
+    tournament.rules = RuleSet.from_dict(rules).to_dict()
+    _set_competitions(tournament, session_ranges, mini)
+    db.session.execute(delete(Round).where(Round.tournament_id == tournament.id,
+                                           Round.number > rounds, Round.started_at.is_(None)))
+    for rnd in tournament.round_list:
+        if rnd.started_at is None:
+            rnd.duration_seconds = round_minutes * 60
+    db.session.flush()
+    db.session.expire(tournament, ["round_list"])
+    after = tournament_summary(tournament)
+    if after != before:
+        _audit(tournament, user, "tournament.update", f"tournament:{tournament.id}",
+               before=before, after=after)
+
+
+# Rule fields edited with the tournament's details rather than on the rules page.
+DETAIL_RULES = ("games_per_round", "round_minutes", "mini_tournament", "sessions")
+
+
+def update_rules(tournament: Tournament, user: User, changes: dict) -> RuleSet:
+    """Apply edited rule values; InvalidRules (naming the field) when they make no sense,
+    SetupError once scores are in. Nothing changes unless the whole set is valid."""
+    if scores_entered(tournament):
+        raise SetupError("Scores have been entered, so the rules are fixed.")
+    before = dict(tournament.rules)
+    rules = RuleSet.from_dict({**before, **changes})
+    after = rules.to_dict()
+    if after != before:
+        tournament.rules = after
+        _audit(tournament, user, "rules.update", f"tournament:{tournament.id}",
+               before={k: before[k] for k in after if before.get(k) != after[k]},
+               after={k: after[k] for k in after if before.get(k) != after[k]})
+    return rules
+
+
+def apply_preset(tournament: Tournament, user: User, preset: str) -> None:
+    """Start the rules again from a preset (details like rounds and sessions are kept)."""
+    if scores_entered(tournament):
+        raise SetupError("Scores have been entered, so the rules are fixed.", "preset")
+    if preset not in PRESETS:
+        raise SetupError("Choose one of the rule sets.", "preset")
+    before = {"preset": tournament.preset, "rules": tournament.rules}
+    rules = PRESETS[preset].to_dict()
+    rules["games_per_round"] = tournament.games_per_round
+    rules["round_minutes"] = tournament.round_minutes
+    mini = mini_competition(tournament)
+    rules["mini_tournament"] = ({"first_round": mini.first_round, "last_round": mini.last_round}
+                                if mini else None)
+    rules["sessions"] = rules["sessions"] or any(c.kind == "session"
+                                                 for c in tournament.competitions)
+    tournament.preset, tournament.rules = preset, RuleSet.from_dict(rules).to_dict()
+    _audit(tournament, user, "rules.preset", f"tournament:{tournament.id}", before=before,
+           after={"preset": preset, "rules": tournament.rules})
+
+
+# --- players ---------------------------------------------------------------------------
+
+def player_snapshot(player: Player) -> dict:
+    return {"number": player.number, "name": player.name,
+            "is_substitute": player.is_substitute,
+            "withdrawn_from_round": player.withdrawn_from_round}
+
+
+def _number_taken(tournament: Tournament, number: int, except_id: int | None = None) -> bool:
+    query = select(Player.id).where(Player.tournament_id == tournament.id,
+                                    Player.number == number)
+    if except_id is not None:
+        query = query.where(Player.id != except_id)
+    return db.session.scalar(query) is not None
+
+
+def next_player_number(tournament: Tournament) -> int:
+    return (db.session.scalar(select(func.max(Player.number))
+                              .where(Player.tournament_id == tournament.id)) or 0) + 1
+
+
+def seated(tournament: Tournament) -> bool:
+    return round_row(tournament, 1) is not None
+
+
+def add_player(tournament: Tournament, user: User, *, number: int | None, name: str,
+               is_substitute: bool = False, mini: bool = False) -> Player:
+    name = name.strip()
+    if not name:
+        raise SetupError("Please enter the player's name.", "name")
+    number = number or next_player_number(tournament)
+    if number < 1:
+        raise SetupError("The number must be 1 or more.", "number")
+    if _number_taken(tournament, number):
+        raise SetupError(f"Number {number} already belongs to another player.", "number")
+    player = Player(number=number, name=name, is_substitute=is_substitute)
+    tournament.players.append(player)
+    db.session.flush()
+    if mini:
+        _enter_mini(tournament, player)
+    _audit(tournament, user, "player.add", f"player:{player.id}",
+           after=player_snapshot(player) | {"mini": mini})
+    return player
+
+
+def _enter_mini(tournament: Tournament, player: Player) -> None:
+    comp = mini_competition(tournament)
+    if comp is None:
+        raise SetupError("This tournament has no mini tournament; add it on the tournament's "
+                         "details page first.", "mini")
+    if not any(e.player_id == player.id for e in comp.entries):
+        comp.entries.append(CompetitionEntry(player_id=player.id))
+
+
+def in_mini(tournament: Tournament) -> set[int]:
+    comp = mini_competition(tournament)
+    return {e.player_id for e in comp.entries} if comp else set()
+
+
+def edit_player(tournament: Tournament, user: User, player: Player, *, number: int, name: str,
+                mini: bool | None = None) -> None:
+    name = name.strip()
+    if not name:
+        raise SetupError("Please enter the player's name.", "name")
+    if number < 1:
+        raise SetupError("The number must be 1 or more.", "number")
+    if _number_taken(tournament, number, except_id=player.id):
+        raise SetupError(f"Number {number} already belongs to another player.", "number")
+    before = player_snapshot(player) | {"mini": player.id in in_mini(tournament)}
+    player.number, player.name = number, name
+    comp = mini_competition(tournament)
+    if comp is not None and mini is not None:
+        entry = next((e for e in comp.entries if e.player_id == player.id), None)
+        if mini and entry is None:
+            comp.entries.append(CompetitionEntry(player_id=player.id))
+        elif not mini and entry is not None:
+            comp.entries.remove(entry)
+    db.session.flush()
+    after = player_snapshot(player) | {"mini": player.id in in_mini(tournament)}
+    if after != before:
+        _audit(tournament, user, "player.edit", f"player:{player.id}", before=before,
+               after=after)
+
+
+def tournament_player(tournament: Tournament, player_id: int) -> Player | None:
+    player = db.session.get(Player, player_id)
+    if player is None or player.tournament_id != tournament.id:
+        return None
+    return player
+
+
+def substitutes_needed(tournament: Tournament) -> int:
+    """How many players must be added to make the field a multiple of four."""
+    count = player_count(tournament)
+    return (-count) % 4 if count else 0
+
+
+def add_substitutes(tournament: Tournament, user: User, names: list[str]) -> list[Player]:
+    """Add house players (they play, they are never ranked), numbered after the last."""
+    added = []
+    for name in names:
+        added.append(add_player(tournament, user, number=None,
+                                name=name.strip() or f"Substitute {len(added) + 1}",
+                                is_substitute=True))
+    return added
+
+
+def withdraw_player(tournament: Tournament, user: User, player: Player, *,
+                    from_round: int, substitute: Player | None = None,
+                    new_substitute_name: str = "") -> Substitution | None:
+    """A player leaves from `from_round` on. Before round 1 is seated they simply leave
+    the field. Once seated, a substitute takes their seat in every round from `from_round`:
+    rounds already made but not started are updated, later rounds follow via ensure_round.
+    The player keeps the games they played; their later games score for the substitute."""
+    if player.withdrawn_from_round is not None:
+        raise SetupError(f"{player.name} has already left (from round "
+                         f"{player.withdrawn_from_round}).")
+    before = player_snapshot(player)
+    if not seated(tournament):
+        player.withdrawn_from_round = 1
+        _audit(tournament, user, "player.withdraw", f"player:{player.id}", before=before,
+               after=player_snapshot(player))
+        return None
+    if not 1 <= from_round <= tournament.rounds:
+        raise SetupError(f"Choose a round from 1 to {tournament.rounds}.", "from_round")
+    started = set(started_rounds(tournament))
+    if from_round in started:
+        raise SetupError(f"Round {from_round} has already started; the substitute can take "
+                         "over from the next round.", "from_round")
+    if substitute is None:
+        name = new_substitute_name.strip()
+        if not name:
+            raise SetupError("Choose a substitute, or type a new substitute's name.",
+                             "substitute")
+        substitute = add_player(tournament, user, number=None, name=name, is_substitute=True)
+    else:
+        if substitute.id == player.id or substitute.tournament_id != tournament.id:
+            raise SetupError("Choose another player as the substitute.", "substitute")
+        if substitute.id in set(initial_seating_ids(tournament)) or \
+                substitute.withdrawn_from_round is not None or \
+                db.session.scalar(select(Substitution.id).where(
+                    Substitution.substitute_id == substitute.id)) is not None:
+            raise SetupError(f"{substitute.name} already has a seat; choose a free "
+                             "substitute.", "substitute")
+    # The substitute may be standing in for nobody else and must not be seated already.
+    sub = Substitution(tournament_id=tournament.id, player_id=player.id,
+                       substitute_id=substitute.id, from_round=from_round)
+    db.session.add(sub)
+    player.withdrawn_from_round = from_round
+    db.session.flush()
+    changed = []
+    for rnd in tournament.round_list:
+        if rnd.number < from_round or rnd.started_at is not None:
+            continue
+        for seat in rnd.seats:
+            if seat.player_id == player.id:
+                seat.player_id = substitute.id
+                changed.append(rnd.number)
+    db.session.flush()
+    _audit(tournament, user, "player.substitute", f"player:{player.id}", before=before,
+           after=player_snapshot(player) | {"substitute": substitute.number,
+                                            "substitute_name": substitute.name,
+                                            "from_round": from_round,
+                                            "rounds_updated": changed})
+    return sub
+
+
+def initial_seating_ids(tournament: Tournament) -> list[int]:
+    return [pid for seats in initial_seating(tournament).values() for pid in seats.values()]
+
+
+def free_substitutes(tournament: Tournament) -> list[Player]:
+    """Substitutes with no seat yet: not seated in round 1, standing in for nobody."""
+    taken = set(initial_seating_ids(tournament)) | set(db.session.scalars(
+        select(Substitution.substitute_id).where(Substitution.tournament_id == tournament.id)))
+    return [p for p in tournament.players
+            if p.is_substitute and p.withdrawn_from_round is None and p.id not in taken]
+
+
+# --- CSV import ------------------------------------------------------------------------
+
+YES = {"yes", "y", "1", "true", "x", "ja", "oui", "si"}
+NO = {"no", "n", "0", "false", ""}
+MAX_IMPORT_ROWS = 2000
+
+
+class ImportRow:
+    """One line of an import file, with what it would create and what is wrong with it."""
+
+    def __init__(self, line: int, number: str, name: str, mini: str | None,
+                 substitute: str | None):
+        self.line, self.raw_number, self.name = line, number.strip(), name.strip()
+        self.raw_mini, self.raw_substitute = mini, substitute
+        self.number: int | None = None
+        self.mini = False
+        self.is_substitute = False
+        self.problems: list[str] = []
+
+
+class ImportPreview:
+    def __init__(self):
+        self.rows: list[ImportRow] = []
+        self.problems: list[str] = []   # about the whole file
+        self.ignored_columns: list[str] = []
+        self.has_mini = False
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.rows) and not self.problems and not any(r.problems for r in self.rows)
+
+    @property
+    def problem_rows(self) -> int:
+        return sum(1 for r in self.rows if r.problems)
+
+
+def decode_csv(data: bytes) -> str:
+    """The file's text; SetupError in one plain sentence when it is not UTF-8."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SetupError(
+            "This file is not saved as UTF-8 text, so names with accents would come out "
+            "wrong. In your spreadsheet choose “Save as… CSV UTF-8” and try again.",
+            "file") from None
+
+
+def preview_import(tournament: Tournament, text: str) -> ImportPreview:
+    """Read `number,name[,mini][,substitute]` lines (a header row is optional) and list
+    every problem; nothing is saved."""
+    import csv
+    import io
+
+    preview = ImportPreview()
+    lines = [row for row in csv.reader(io.StringIO(text.replace("\r\n", "\n")))]
+    numbered = [(i, row) for i, row in enumerate(lines, start=1)
+                if any(cell.strip() for cell in row)]
+    if not numbered:
+        preview.problems.append("The file has no players in it.")
+        return preview
+    columns = {"number": 0, "name": 1}
+    first_line, first = numbered[0]
+    header = [cell.strip().lower() for cell in first]
+    if "name" in header or "number" in header:
+        if "name" not in header or "number" not in header:
+            preview.problems.append("The header row needs both a “number” and a “name” "
+                                    "column.")
+            return preview
+        columns = {}
+        for index, title in enumerate(header):
+            key = {"no": "number", "#": "number", "sub": "substitute"}.get(title, title)
+            if key in ("number", "name", "mini", "substitute") and key not in columns:
+                columns[key] = index
+            elif title:
+                preview.ignored_columns.append(first[index].strip())
+        numbered = numbered[1:]
+    if len(numbered) > MAX_IMPORT_ROWS:
+        preview.problems.append(f"The file has {len(numbered)} players; the most one import "
+                                f"takes is {MAX_IMPORT_ROWS}.")
+        return preview
+    preview.has_mini = "mini" in columns
+    comp = mini_competition(tournament)
+    existing = {number: name for number, name in db.session.execute(
+        select(Player.number, Player.name).where(Player.tournament_id == tournament.id))}
+
+    def cell(row, key):
+        index = columns.get(key)
+        return row[index] if index is not None and index < len(row) else None
+
+    seen: dict[int, int] = {}
+    for line, row in numbered:
+        item = ImportRow(line, cell(row, "number") or "", cell(row, "name") or "",
+                         cell(row, "mini"), cell(row, "substitute"))
+        if not item.raw_number:
+            item.problems.append("The number is missing.")
+        elif not item.raw_number.isdigit() or int(item.raw_number) < 1:
+            item.problems.append(f"“{item.raw_number}” is not a player number (a whole "
+                                 "number, 1 or more).")
+        else:
+            item.number = int(item.raw_number)
+            if item.number in seen:
+                item.problems.append(f"Number {item.number} is also on line "
+                                     f"{seen[item.number]} of the file.")
+            else:
+                seen[item.number] = line
+            if item.number in existing:
+                item.problems.append(f"Number {item.number} already belongs to "
+                                     f"{existing[item.number]}.")
+        if not item.name:
+            item.problems.append("The name is empty.")
+        elif len(item.name) > 120:
+            item.problems.append("The name is longer than 120 characters.")
+        for key in ("mini", "substitute"):
+            raw = getattr(item, f"raw_{key}")
+            if raw is None:
+                continue
+            value = raw.strip().lower()
+            if value in YES:
+                setattr(item, "mini" if key == "mini" else "is_substitute", True)
+            elif value not in NO:
+                item.problems.append(f"{key.title()}: write yes or no, not “{raw.strip()}”.")
+        if item.mini and comp is None:
+            item.problems.append("This tournament has no mini tournament; add it on the "
+                                 "tournament's details page first.")
+        preview.rows.append(item)
+    return preview
+
+
+def import_players(tournament: Tournament, user: User, text: str) -> ImportPreview:
+    """Check the file again and, when every row is fine, add every player in this
+    transaction (the caller commits once). Returns the preview; nothing added if not ok."""
+    preview = preview_import(tournament, text)
+    if not preview.ok:
+        return preview
+    comp = mini_competition(tournament)
+    players = [Player(tournament_id=tournament.id, number=row.number, name=row.name,
+                      is_substitute=row.is_substitute) for row in preview.rows]
+    db.session.add_all(players)
+    db.session.flush()
+    if comp is not None:
+        for row, player in zip(preview.rows, players, strict=True):
+            if row.mini:
+                db.session.add(CompetitionEntry(competition_id=comp.id, player_id=player.id))
+    db.session.expire(tournament, ["players"])
+    _audit(tournament, user, "player.import", f"tournament:{tournament.id}",
+           after={"players": len(players), "mini": sum(1 for r in preview.rows if r.mini),
+                  "numbers": [players[0].number, players[-1].number] if players else []})
+    return preview
+
+
+# --- seating ---------------------------------------------------------------------------
+
+def round_one_started(tournament: Tournament) -> bool:
+    rnd = round_row(tournament, 1)
+    return rnd is not None and rnd.started_at is not None
+
+
+def seat(tournament: Tournament, user: User, method: str, seed: int | None = None) -> Round:
+    """Seat round 1 (draw or by number) with the reason in plain words on failure."""
+    try:
+        return seat_round_one(tournament, method=method, seed=seed, user=user)
+    except ValueError as error:
+        raise SetupError(str(error), "method") from None
+
+
+def swap_players(tournament: Tournament, user: User, first_number: int,
+                 second_number: int) -> None:
+    """Swap two players' round-1 seats before round 1 starts; later rounds are rebuilt."""
+    rnd = round_row(tournament, 1)
+    if rnd is None:
+        raise SetupError("Seat round 1 first.", "first")
+    if rnd.started_at is not None:
+        raise SetupError("Round 1 has started; seats can no longer be swapped.", "first")
+    if first_number == second_number:
+        raise SetupError("Choose two different players.", "second")
+    by_number = {s.player.number: s for s in rnd.seats}
+    for field, number in (("first", first_number), ("second", second_number)):
+        if number not in by_number:
+            raise SetupError(f"No player number {number} is seated in round 1.", field)
+    a, b = by_number[first_number], by_number[second_number]
+    before = {first_number: [a.table.number, a.seat], second_number: [b.table.number, b.seat]}
+    # Seats are unique per (round, player): free b's seat, move b's player to a's seat,
+    # then seat a's player where b sat, flushing in between.
+    a_player, b_player, b_table, b_seat = a.player_id, b.player_id, b.table_id, b.seat
+    rnd.seats.remove(b)
+    db.session.flush()
+    a.player_id = b_player
+    db.session.flush()
+    rnd.seats.append(Seating(table_id=b_table, seat=b_seat, player_id=a_player))
+    db.session.flush()
+    db.session.execute(delete(Round).where(Round.tournament_id == tournament.id,
+                                           Round.number > 1, Round.started_at.is_(None)))
+    db.session.flush()
+    db.session.expire(tournament, ["round_list"])
+    db.session.expire(rnd, ["seats"])
+    _audit(tournament, user, "seating.swap", f"round:{rnd.id}", before=before,
+           after={first_number: before[second_number], second_number: before[first_number]})
+
+
+def schedule(tournament: Tournament) -> list[tuple[Round, list[tuple[Table, dict[str, Player]]]]]:
+    """Every round (made now if missing) with its tables' seats: [(round, [(table, {seat:
+    player})])]. Empty before round 1 is seated."""
+    if not seated(tournament):
+        return []
+    for number in range(1, tournament.rounds + 1):
+        ensure_round(tournament, number)
+    db.session.flush()
+    rounds = list(db.session.scalars(
+        select(Round).where(Round.tournament_id == tournament.id,
+                            Round.number <= tournament.rounds).order_by(Round.number)))
+    players = {p.id: p for p in tournament.players}
+    tables = {t.id: t for t in tournament.tables}
+    seats_by_round: dict[int, dict[int, dict[str, Player]]] = {}
+    for round_id, table_id, seat_letter, player_id in db.session.execute(
+            select(Seating.round_id, Seating.table_id, Seating.seat, Seating.player_id)
+            .join(Round, Round.id == Seating.round_id)
+            .where(Round.tournament_id == tournament.id)):
+        seats_by_round.setdefault(round_id, {}).setdefault(table_id, {})[seat_letter] = \
+            players[player_id]
+    out = []
+    for rnd in rounds:
+        by_table = seats_by_round.get(rnd.id, {})
+        out.append((rnd, [(tables[tid], {s: seats[s] for s in "ESWN" if s in seats})
+                          for tid, seats in sorted(by_table.items(),
+                                                   key=lambda kv: tables[kv[0]].number)]))
+    return out
+
+
+def itineraries(tournament: Tournament) -> list[tuple[Player, list[tuple[int, int, str]]]]:
+    """Each player's rounds as [(player, [(round, table, seat)])], by player number."""
+    plan: dict[int, list[tuple[int, int, str]]] = {}
+    for rnd, tables in schedule(tournament):
+        for table, seats in tables:
+            for seat_letter, player in seats.items():
+                plan.setdefault(player.id, []).append((rnd.number, table.number, seat_letter))
+    return [(p, plan[p.id]) for p in tournament.players if p.id in plan]
+
+
+def meetings_report(tournament: Tournament) -> list[dict]:
+    """tournament.movement.repeat_meetings with the round-1 players' names."""
+    initial = initial_seating(tournament)
+    if not initial:
+        return []
+    players = {p.id: p for p in tournament.players}
+    report = []
+    for meeting in repeat_meetings(len(initial), tournament.rounds):
+        first = players.get(initial[meeting.first[0]].get(meeting.first[1]))
+        second = players.get(initial[meeting.second[0]].get(meeting.second[1]))
+        report.append({"first": first, "second": second, "first_start": meeting.first,
+                       "second_start": meeting.second, "rounds": meeting.rounds})
+    return report
+
+
+# --- tables and tokens -----------------------------------------------------------------
+
+def tournament_table(tournament: Tournament, number: int) -> Table | None:
+    return db.session.scalar(select(Table).where(Table.tournament_id == tournament.id,
+                                                 Table.number == number))
+
+
+def rotate_token(tournament: Tournament, user: User, table: Table) -> None:
+    """A new secret for the table's link: the old QR code stops working at once."""
+    table.token = new_token()
+    table.token_rotated_at = utcnow()
+    # The token itself is a secret: the audit row says that it changed, not what it is.
+    _audit(tournament, user, "table.rotate_token", f"table:{table.id}",
+           after={"table": table.number, "rotated_at": table.token_rotated_at.isoformat()})
+
+
+def qr_svg(url: str, scale: int = 6) -> str:
+    """An inline SVG QR code for `url` (segno; made here, no network)."""
+    import segno
+
+    return segno.make(url, error="m").svg_inline(scale=scale, dark="#000", light="#fff",
+                                                 title=None)
+
+
+# --- staff -----------------------------------------------------------------------------
+
+STAFF_ROLES = {"director": "Director", "co-director": "Co-director",
+               "table-guide": "Table guide"}
+
+
+def add_staff(tournament: Tournament, user: User, *, email: str, name: str,
+              role: str) -> tuple[TournamentStaff, str | None]:
+    """Give someone a role in this tournament: an existing account is attached, else one
+    is made with a generated password, returned once so the director can pass it on."""
+    if role not in STAFF_ROLES:
+        raise SetupError("Choose a role.", "role")
+    email = email.strip().lower()
+    account = db.session.scalar(select(User).where(User.email == email))
+    password = None
+    if account is None:
+        from blueprints.auth.service import create_user
+
+        account, password = create_user(email, name)
+        db.session.flush()
+    elif db.session.scalar(select(TournamentStaff.id).where(
+            TournamentStaff.tournament_id == tournament.id,
+            TournamentStaff.user_id == account.id)) is not None:
+        raise SetupError(f"{account.name} already works on this tournament.", "email")
+    staff = TournamentStaff(tournament_id=tournament.id, user_id=account.id, role=role)
+    db.session.add(staff)
+    db.session.flush()
+    _audit(tournament, user, "staff.add", f"user:{account.id}",
+           after={"email": account.email, "role": role, "new_account": password is not None})
+    return staff, password
+
+
+def staff_list(tournament: Tournament) -> list[TournamentStaff]:
+    return list(db.session.scalars(
+        select(TournamentStaff).where(TournamentStaff.tournament_id == tournament.id)
+        .order_by(TournamentStaff.id)))
+
+
+def remove_staff(tournament: Tournament, user: User, staff_id: int) -> None:
+    staff = db.session.get(TournamentStaff, staff_id)
+    if staff is None or staff.tournament_id != tournament.id:
+        raise SetupError("That person does not work on this tournament.")
+    if staff.user_id == user.id:
+        raise SetupError("You cannot remove yourself.")
+    if staff.role == "director" and sum(1 for s in staff_list(tournament)
+                                        if s.role == "director") <= 1:
+        raise SetupError("A tournament needs at least one director.")
+    _audit(tournament, user, "staff.remove", f"user:{staff.user_id}",
+           before={"email": staff.user.email, "role": staff.role})
+    db.session.delete(staff)

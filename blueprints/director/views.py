@@ -1,9 +1,25 @@
-from flask import Blueprint, render_template
+"""The director's pages: tournaments, rules, players, seating, schedule, cards, staff.
+
+Views are thin: parse the form, call service, commit once, render. A SetupError (or an
+InvalidRules) rolls everything back and shows its message at the field it names, 422."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from werkzeug.routing import BuildError
 
 from blueprints.auth import service as auth_service
+from blueprints.auth.service import ANY_STAFF, MANAGE
+from blueprints.common import external_url, render_page_or_partial
+from models import db
+from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, wording
+
+from . import forms, service
+from .service import SetupError
 
 bp = Blueprint("director", __name__, url_prefix="/director")
+DIRECTOR_ONLY = ("director",)
 
 
 @bp.before_request
@@ -12,6 +28,36 @@ def _signed_in():
     """Every director page needs a signed-in user."""
 
 
+def _manage(tournament_id):
+    return auth_service.staff_tournament(tournament_id, MANAGE)
+
+
+def _fail(form, error: SetupError):
+    """Undo everything of this request and put the message at its field (or the form)."""
+    db.session.rollback()
+    target = getattr(form, error.field, None) if error.field else None
+    if target is not None and hasattr(target, "errors"):
+        if not isinstance(target.errors, list):
+            target.errors = list(target.errors)
+        target.errors.append(error.message)
+    else:
+        form.form_errors.append(error.message)
+
+
+def lookup_url(tournament) -> str:
+    """The players' seat lookup (table team's player.lookup), else the public page."""
+    try:
+        return external_url("player.lookup", code=tournament.code)
+    except BuildError:
+        return external_url("player.tournament", code=tournament.code)
+
+
+def table_url(tournament, table) -> str:
+    return external_url("table.page", code=tournament.code, number=table.number, k=table.token)
+
+
+# --- home, create, overview ------------------------------------------------------------
+
 @bp.get("/")
 def home():
     """The tournaments this user staffs."""
@@ -19,9 +65,478 @@ def home():
                            tournaments=auth_service.my_tournaments(current_user))
 
 
+@bp.route("/new", methods=["GET", "POST"])
+def new_tournament():
+    """Create a tournament from one of the five rule sets."""
+    form = forms.TournamentForm()
+    if not form.is_submitted():
+        form.preset.data = "tnt"
+        form.rounds.data = 3
+    if form.validate_on_submit():
+        try:
+            tournament = service.create_tournament_from_form(
+                current_user, name=form.name.data, preset=form.preset.data,
+                rounds=form.rounds.data, starts_on=form.starts_on.data,
+                ends_on=form.ends_on.data, venue=form.venue.data or "",
+                games_per_round=form.games_per_round.data,
+                round_minutes=form.round_minutes.data, prize_places=form.prize_places.data,
+                sessions=form.sessions.data or "", mini=form.mini_range(form.preset.data))
+        except SetupError as error:
+            _fail(form, error)
+        else:
+            db.session.commit()
+            flash(f"Created {tournament.name}. Next: add the players.")
+            return redirect(url_for("director.tournament", tournament_id=tournament.id))
+    status = 422 if form.is_submitted() else 200
+    return render_template("director/tournament_form.html", form=form, tournament=None,
+                           presets=PRESETS, wording=wording), status
+
+
 @bp.get("/t/<int:tournament_id>")
 def tournament(tournament_id):
-    """One tournament's overview for its staff."""
-    tournament = auth_service.staff_tournament(tournament_id)
-    return render_template("director/tournament.html", tournament=tournament,
-                           role=auth_service.staff_role(tournament))
+    """One tournament's overview: a big link to every page that runs it."""
+    tournament = auth_service.staff_tournament(tournament_id, ANY_STAFF)
+    return render_template(
+        "director/tournament.html", tournament=tournament,
+        role=auth_service.staff_role(tournament),
+        players=service.player_count(tournament),
+        substitutes_needed=service.substitutes_needed(tournament),
+        seated=service.seated(tournament), locked=service.scores_entered(tournament),
+        rules=PRESETS.get(tournament.preset))
+
+
+# --- details and rules -----------------------------------------------------------------
+
+@bp.route("/t/<int:tournament_id>/edit", methods=["GET", "POST"])
+def edit_tournament(tournament_id):
+    """Name, dates, venue, rounds, sessions, mini tournament, games and minutes."""
+    tournament = _manage(tournament_id)
+    mini = service.mini_competition(tournament)
+    form = forms.EditTournamentForm(obj=tournament)
+    if not form.is_submitted():
+        form.sessions.data = service.sessions_text(tournament)
+        form.mini.data = mini is not None
+        if mini is not None:
+            form.mini_first.data, form.mini_last.data = mini.first_round, mini.last_round
+    if form.validate_on_submit():
+        try:
+            service.update_tournament(
+                tournament, current_user, name=form.name.data, rounds=form.rounds.data,
+                starts_on=form.starts_on.data, ends_on=form.ends_on.data,
+                venue=form.venue.data or "", games_per_round=form.games_per_round.data,
+                round_minutes=form.round_minutes.data, prize_places=form.prize_places.data,
+                sessions=form.sessions.data or "", mini=form.mini_range(tournament.preset))
+        except SetupError as error:
+            _fail(form, error)
+        except InvalidRules as error:
+            _fail(form, SetupError(error.message, error.field))
+        else:
+            db.session.commit()
+            flash("Saved the tournament's details.")
+            return redirect(url_for("director.tournament", tournament_id=tournament.id))
+    status = 422 if form.is_submitted() else 200
+    return render_template("director/tournament_form.html", form=form, tournament=tournament,
+                           presets=PRESETS, wording=wording,
+                           locked=service.scores_entered(tournament)), status
+
+
+@bp.route("/t/<int:tournament_id>/rules", methods=["GET", "POST"])
+def rules(tournament_id):
+    """Every number of the rule set, beside the sheet's words; fixed once scores are in."""
+    tournament = _manage(tournament_id)
+    locked = service.scores_entered(tournament)
+    if request.method == "POST" and not locked:
+        form = forms.rules_form(tournament.rules, formdata=request.form)
+        if form.validate():
+            try:
+                service.update_rules(tournament, current_user, forms.rules_changes(form))
+            except InvalidRules as error:
+                _fail(form, SetupError(error.message, error.field if error.field !=
+                                       "thrower_penalty" else "thrower_penalty_0"))
+            except SetupError as error:
+                _fail(form, error)
+            else:
+                db.session.commit()
+                flash("Saved the rules.")
+                return redirect(url_for("director.rules", tournament_id=tournament.id))
+        status = 422
+    else:
+        form = forms.rules_form(tournament.rules)
+        status = 409 if request.method == "POST" else 200
+    return render_template("director/rules.html", tournament=tournament, form=form,
+                           preset_form=forms.PresetForm(preset=tournament.preset),
+                           fields=forms.EDITABLE_RULES, all_fields=RULE_FIELDS,
+                           wording=wording, locked=locked, rules=tournament.rules), status
+
+
+@bp.post("/t/<int:tournament_id>/rules/preset")
+def rules_preset(tournament_id):
+    """Start the rules again from one of the five presets."""
+    tournament = _manage(tournament_id)
+    form = forms.PresetForm()
+    if form.validate_on_submit():
+        try:
+            service.apply_preset(tournament, current_user, form.preset.data)
+        except SetupError as error:
+            db.session.rollback()
+            flash(error.message, "error")
+            return redirect(url_for("director.rules", tournament_id=tournament.id)), 303
+        db.session.commit()
+        flash(f"The rules now follow {PRESETS[form.preset.data].name}.")
+    else:
+        flash("Choose one of the rule sets.", "error")
+    return redirect(url_for("director.rules", tournament_id=tournament.id))
+
+
+# --- players ---------------------------------------------------------------------------
+
+def _players_page(tournament, form=None, subs_form=None, status=200):
+    return render_page_or_partial(
+        "director/players.html", "director/_players.html", status=status,
+        tournament=tournament, form=form or forms.PlayerForm(),
+        subs_form=subs_form or forms.SubstitutesForm(),
+        needed=service.substitutes_needed(tournament), count=service.player_count(tournament),
+        mini=service.mini_competition(tournament), in_mini=service.in_mini(tournament),
+        seated=service.seated(tournament))
+
+
+@bp.get("/t/<int:tournament_id>/players")
+def players(tournament_id):
+    """Every player, how many substitutes are needed, and a form to add one."""
+    return _players_page(_manage(tournament_id))
+
+
+@bp.post("/t/<int:tournament_id>/players")
+def add_player(tournament_id):
+    """Add one player."""
+    tournament = _manage(tournament_id)
+    form = forms.PlayerForm()
+    if form.validate_on_submit():
+        try:
+            player = service.add_player(tournament, current_user, number=form.number.data,
+                                        name=form.name.data, mini=form.mini.data)
+        except SetupError as error:
+            _fail(form, error)
+        else:
+            db.session.commit()
+            flash(f"Added {player.name} as number {player.number}.")
+            return redirect(url_for("director.players", tournament_id=tournament.id))
+    return _players_page(tournament, form=form, status=422)
+
+
+@bp.post("/t/<int:tournament_id>/players/substitutes")
+def add_substitutes(tournament_id):
+    """Add the substitutes the field needs to fill every table."""
+    tournament = _manage(tournament_id)
+    form = forms.SubstitutesForm()
+    if form.validate_on_submit():
+        names = [n for n in (form.names.data or "").splitlines() if n.strip()]
+        needed = service.substitutes_needed(tournament)
+        if not names:
+            names = [""] * (needed or 0)
+        if not names:
+            form.names.errors.append("The field already fills every table; type a name to "
+                                     "add a spare substitute.")
+        else:
+            try:
+                added = service.add_substitutes(tournament, current_user, names)
+            except SetupError as error:
+                _fail(form, SetupError(error.message, "names"))
+            else:
+                db.session.commit()
+                flash(f"Added {len(added)} substitute(s).")
+                return redirect(url_for("director.players", tournament_id=tournament.id))
+    return _players_page(tournament, subs_form=form, status=422)
+
+
+def _player_or_404(tournament, player_id):
+    player = service.tournament_player(tournament, player_id)
+    if player is None:
+        abort(404)
+    return player
+
+
+@bp.route("/t/<int:tournament_id>/players/<int:player_id>", methods=["GET", "POST"])
+def edit_player(tournament_id, player_id):
+    """Change a player's number, name or mini tournament entry."""
+    tournament = _manage(tournament_id)
+    player = _player_or_404(tournament, player_id)
+    form = forms.PlayerForm(obj=player)
+    mini = service.mini_competition(tournament)
+    if not form.is_submitted():
+        form.mini.data = player.id in service.in_mini(tournament)
+    if form.validate_on_submit():
+        try:
+            service.edit_player(tournament, current_user, player,
+                                number=form.number.data or player.number, name=form.name.data,
+                                mini=form.mini.data if mini else None)
+        except SetupError as error:
+            _fail(form, error)
+        else:
+            db.session.commit()
+            flash(f"Saved {player.name}.")
+            return redirect(url_for("director.players", tournament_id=tournament.id))
+    status = 422 if form.is_submitted() else 200
+    return render_template("director/player_form.html", tournament=tournament, player=player,
+                           form=form, mini=mini), status
+
+
+@bp.route("/t/<int:tournament_id>/players/<int:player_id>/withdraw", methods=["GET", "POST"])
+def withdraw_player(tournament_id, player_id):
+    """A player leaves: before seating they leave the field, after it a substitute takes
+    their seat from a given round on."""
+    tournament = _manage(tournament_id)
+    player = _player_or_404(tournament, player_id)
+    form = forms.WithdrawForm()
+    free = service.free_substitutes(tournament)
+    form.substitute.choices = [("", "Choose a substitute…")] + [
+        (str(p.id), f"{p.number} · {p.name}") for p in free]
+    if not form.is_submitted():
+        form.from_round.data = _next_unstarted_round(tournament)
+    if form.validate_on_submit():
+        substitute = (service.tournament_player(tournament, int(form.substitute.data))
+                      if form.substitute.data else None)
+        try:
+            service.withdraw_player(tournament, current_user, player,
+                                    from_round=form.from_round.data, substitute=substitute,
+                                    new_substitute_name=form.new_substitute.data or "")
+        except SetupError as error:
+            _fail(form, error)
+        else:
+            db.session.commit()
+            flash(f"{player.name} has left; the seating is updated.")
+            return redirect(url_for("director.players", tournament_id=tournament.id))
+    status = 422 if form.is_submitted() else 200
+    return render_template("director/withdraw.html", tournament=tournament, player=player,
+                           form=form, seated=service.seated(tournament)), status
+
+
+def _next_unstarted_round(tournament) -> int:
+    started = service.started_rounds(tournament)
+    return min((started[-1] + 1) if started else 1, tournament.rounds)
+
+
+@bp.route("/t/<int:tournament_id>/players/import", methods=["GET", "POST"])
+def import_players(tournament_id):
+    """Import players from a CSV: a preview with every row's problem, then one save."""
+    tournament = _manage(tournament_id)
+    form = forms.ImportForm()
+    preview, text, status = None, "", 200
+    if form.validate_on_submit():
+        try:
+            upload = form.file.data
+            if upload and getattr(upload, "filename", ""):
+                text = service.decode_csv(upload.read())
+            else:
+                text = form.text.data or ""
+            if not text.strip():
+                raise SetupError("Choose a CSV file, or paste the players' lines.", "file")
+        except SetupError as error:
+            _fail(form, error)
+            status = 422
+        else:
+            if form.confirm.data == "yes":
+                preview = service.import_players(tournament, current_user, text)
+                if preview.ok:
+                    db.session.commit()
+                    flash(f"Imported {len(preview.rows)} players.")
+                    return redirect(url_for("director.players", tournament_id=tournament.id))
+                db.session.rollback()
+                status = 422
+            else:
+                preview = service.preview_import(tournament, text)
+                status = 200 if preview.ok else 422
+    elif form.is_submitted():
+        status = 422
+    return render_template("director/import.html", tournament=tournament, form=form,
+                           preview=preview, text=text), status
+
+
+# --- seating ---------------------------------------------------------------------------
+
+def _seating_page(tournament, form=None, swap_form=None, status=200):
+    rnd = service.round_row(tournament, 1)
+    tables = []
+    if rnd is not None:
+        by_table = {}
+        for s in rnd.seats:
+            by_table.setdefault(s.table.number, {})[s.seat] = s.player
+        tables = sorted(by_table.items())
+    return render_template(
+        "director/seating.html", tournament=tournament, round1=rnd, tables=tables,
+        form=form or forms.SeatingForm(method=tournament.seating_method or "draw"),
+        swap_form=swap_form or forms.SwapForm(), count=service.player_count(tournament),
+        needed=service.substitutes_needed(tournament),
+        started=service.round_one_started(tournament)), status
+
+
+@bp.get("/t/<int:tournament_id>/seating")
+def seating(tournament_id):
+    """Round 1's seats, the draw (with its seed) or seating by number, and swaps."""
+    return _seating_page(_manage(tournament_id))
+
+
+@bp.post("/t/<int:tournament_id>/seating")
+def seat(tournament_id):
+    """Draw (or redo the draw, or seat by number) round 1; later rounds are rebuilt."""
+    tournament = _manage(tournament_id)
+    form = forms.SeatingForm()
+    if form.validate_on_submit():
+        try:
+            service.seat(tournament, current_user, form.method.data, form.seed.data)
+        except SetupError as error:
+            _fail(form, error)
+        else:
+            db.session.commit()
+            flash("Round 1 is seated." + (f" Draw number {tournament.seating_seed}."
+                                          if tournament.seating_method == "draw" else ""))
+            return redirect(url_for("director.seating", tournament_id=tournament.id))
+    return _seating_page(tournament, form=form, status=422)
+
+
+@bp.post("/t/<int:tournament_id>/seating/swap")
+def swap(tournament_id):
+    """Swap two players' round-1 seats before round 1 starts."""
+    tournament = _manage(tournament_id)
+    form = forms.SwapForm()
+    if form.validate_on_submit():
+        try:
+            service.swap_players(tournament, current_user, form.first.data, form.second.data)
+        except SetupError as error:
+            _fail(form, error)
+        else:
+            db.session.commit()
+            flash(f"Swapped players {form.first.data} and {form.second.data}.")
+            return redirect(url_for("director.seating", tournament_id=tournament.id))
+    return _seating_page(tournament, swap_form=form, status=422)
+
+
+def _need_seating(tournament):
+    if not service.seated(tournament):
+        flash("Seat round 1 first; every later round follows from it.", "warning")
+        return redirect(url_for("director.seating", tournament_id=tournament.id))
+    return None
+
+
+@bp.get("/t/<int:tournament_id>/schedule")
+def schedule(tournament_id):
+    """The full seating schedule: round by table by seat, one round per printed page."""
+    tournament = _manage(tournament_id)
+    if (early := _need_seating(tournament)) is not None:
+        return early
+    plan = service.schedule(tournament)
+    db.session.commit()
+    return render_template("director/schedule.html", tournament=tournament, plan=plan)
+
+
+@bp.get("/t/<int:tournament_id>/itineraries")
+def itineraries(tournament_id):
+    """Each player's table and seat in every round (printable slips)."""
+    tournament = _manage(tournament_id)
+    if (early := _need_seating(tournament)) is not None:
+        return early
+    plan = service.itineraries(tournament)
+    db.session.commit()
+    return render_template("director/itineraries.html", tournament=tournament, plan=plan)
+
+
+@bp.get("/t/<int:tournament_id>/meetings")
+def meetings(tournament_id):
+    """Pairs of players who meet more than once, and in which rounds."""
+    tournament = _manage(tournament_id)
+    if (early := _need_seating(tournament)) is not None:
+        return early
+    return render_template("director/meetings.html", tournament=tournament,
+                           report=service.meetings_report(tournament),
+                           tables=len(tournament.tables))
+
+
+# --- table cards, tokens, poster -------------------------------------------------------
+
+@bp.get("/t/<int:tournament_id>/cards")
+def table_cards(tournament_id):
+    """One printable card per table: the number, a QR code to its page, a typed link."""
+    tournament = _manage(tournament_id)
+    if (early := _need_seating(tournament)) is not None:
+        return early
+    cards = []
+    for table in tournament.tables:
+        url = table_url(tournament, table)
+        cards.append({"table": table, "url": url, "qr": service.qr_svg(url, scale=8)})
+    return render_template("director/cards.html", tournament=tournament, cards=cards,
+                           form=forms.ConfirmForm())
+
+
+@bp.post("/t/<int:tournament_id>/tables/<int:number>/rotate")
+def rotate_token(tournament_id, number):
+    """Give a table a new link: its old QR code stops working."""
+    tournament = _manage(tournament_id)
+    table = service.tournament_table(tournament, number)
+    if table is None:
+        abort(404)
+    form = forms.ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    service.rotate_token(tournament, current_user, table)
+    db.session.commit()
+    flash(f"Table {number} has a new link. Print its new card; the old QR code no longer "
+          "works.")
+    return redirect(url_for("director.table_cards", tournament_id=tournament.id)
+                    + f"#table-{number}")
+
+
+@bp.get("/t/<int:tournament_id>/poster")
+def poster(tournament_id):
+    """A printable poster with the QR code of the players' seat lookup."""
+    tournament = _manage(tournament_id)
+    url = lookup_url(tournament)
+    return render_template("director/poster.html", tournament=tournament, url=url,
+                           qr=service.qr_svg(url, scale=12))
+
+
+# --- staff -----------------------------------------------------------------------------
+
+@bp.route("/t/<int:tournament_id>/staff", methods=["GET", "POST"])
+def staff(tournament_id):
+    """Co-directors and table guides: only a director manages them."""
+    tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
+    form = forms.StaffForm()
+    password, added, status = None, None, 200
+    if form.validate_on_submit():
+        try:
+            added, password = service.add_staff(tournament, current_user,
+                                                email=form.email.data, name=form.name.data or "",
+                                                role=form.role.data)
+        except SetupError as error:
+            _fail(form, error)
+            status = 422
+        else:
+            db.session.commit()
+            if password is None:
+                flash(f"{added.user.name} can now work on this tournament.")
+                return redirect(url_for("director.staff", tournament_id=tournament.id))
+            form = forms.StaffForm(formdata=None)
+    elif form.is_submitted():
+        status = 422
+    return render_template("director/staff.html", tournament=tournament, form=form,
+                           staff=service.staff_list(tournament), roles=service.STAFF_ROLES,
+                           added=added, password=password, remove_form=forms.ConfirmForm(),
+                           me=current_user), status
+
+
+@bp.post("/t/<int:tournament_id>/staff/<int:staff_id>/remove")
+def remove_staff(tournament_id, staff_id):
+    """Take someone off this tournament's staff."""
+    tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
+    form = forms.ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        service.remove_staff(tournament, current_user, staff_id)
+    except SetupError as error:
+        db.session.rollback()
+        flash(error.message, "error")
+    else:
+        db.session.commit()
+        flash("Removed.")
+    return redirect(url_for("director.staff", tournament_id=tournament.id))

@@ -1,0 +1,235 @@
+"""The director's forms. Every message is in plain words and shows at its field."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import (
+    BooleanField,
+    DateField,
+    EmailField,
+    Field,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import (
+    DataRequired,
+    Email,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    ValidationError,
+)
+
+from models import ROLES
+from tournament.rules import PRESETS, RULE_FIELDS
+
+WHOLE = "Please enter a whole number, like 12."
+
+
+class WholeNumberField(IntegerField):
+    """An IntegerField whose error, when the text is not a number, is in plain words."""
+
+    def process_formdata(self, valuelist):
+        if valuelist and valuelist[0].strip():
+            try:
+                self.data = int(valuelist[0].strip())
+            except ValueError:
+                self.data = None
+                raise ValueError(WHOLE) from None
+        else:
+            self.data = None
+
+
+class PlainDateField(DateField):
+    def process_formdata(self, valuelist):
+        if valuelist and valuelist[0].strip():
+            try:
+                super().process_formdata(valuelist)
+            except ValueError:
+                raise ValueError("Please enter a date, like 2026-05-14.") from None
+        else:
+            self.data = None
+
+
+def preset_choices():
+    return [(key, rules.name) for key, rules in PRESETS.items()]
+
+
+class TournamentForm(FlaskForm):
+    name = StringField("Name", validators=[
+        DataRequired("Please give the tournament a name."),
+        Length(max=120, message="Keep the name under 120 characters.")])
+    starts_on = PlainDateField("First day", validators=[Optional()])
+    ends_on = PlainDateField("Last day", validators=[Optional()])
+    venue = StringField("Venue", validators=[
+        Length(max=200, message="Keep the venue under 200 characters.")])
+    preset = SelectField("Rule set", choices=preset_choices())
+    rounds = WholeNumberField("Rounds", validators=[
+        InputRequired("Please say how many rounds."),
+        NumberRange(1, 40, "Rounds must be between 1 and 40.")])
+    games_per_round = WholeNumberField("Games per round", validators=[
+        Optional(), NumberRange(1, 20, "Games per round must be between 1 and 20.")])
+    round_minutes = WholeNumberField("Minutes per round", validators=[
+        Optional(), NumberRange(1, 240, "Minutes per round must be between 1 and 240.")])
+    prize_places = WholeNumberField("Prize places", default=3, validators=[
+        InputRequired("Please say how many places win a prize (0 for none)."),
+        NumberRange(0, 100, "Prize places must be between 0 and 100.")])
+    sessions = StringField("Sessions (round ranges)", validators=[
+        Length(max=200, message="Keep this under 200 characters.")])
+    mini = BooleanField("Hold a mini tournament (players opt in)")
+    mini_first = WholeNumberField("Mini tournament: first round", validators=[Optional()])
+    mini_last = WholeNumberField("Mini tournament: last round", validators=[Optional()])
+
+    def validate_mini_last(self, field):
+        if self.mini.data and (self.mini_first.data is None) != (field.data is None):
+            raise ValidationError("Enter both the first and the last round, or neither.")
+
+    def mini_range(self, preset_key: str) -> tuple[int, int] | None:
+        if not self.mini.data:
+            return None
+        if self.mini_first.data is None and self.mini_last.data is None:
+            preset = PRESETS.get(preset_key)
+            if preset and preset.mini_tournament:
+                return preset.mini_tournament.first_round, preset.mini_tournament.last_round
+            return 1, self.rounds.data or 1
+        return self.mini_first.data, self.mini_last.data
+
+
+class EditTournamentForm(TournamentForm):
+    """Editing: the rule set is changed on the rules page; games and minutes are required."""
+
+    preset = None
+    games_per_round = WholeNumberField("Games per round", validators=[
+        InputRequired("Please say how many games a round has."),
+        NumberRange(1, 20, "Games per round must be between 1 and 20.")])
+    round_minutes = WholeNumberField("Minutes per round", validators=[
+        InputRequired("Please say how long a round is."),
+        NumberRange(1, 240, "Minutes per round must be between 1 and 240.")])
+
+
+class PresetForm(FlaskForm):
+    preset = SelectField("Start again from the rule set", choices=preset_choices())
+
+
+EDITABLE_RULES = [f for f in RULE_FIELDS
+                  if f.name not in ("games_per_round", "round_minutes", "mini_tournament",
+                                    "sessions")]
+NONE_CHOICE = "none"
+
+
+def rules_form_class():
+    """A form with one field per editable rule (five for the thrower penalty)."""
+    attrs: dict[str, Field] = {}
+    for rule in EDITABLE_RULES:
+        validators = [Optional()] if rule.optional else [
+            InputRequired(f"Please fill in: {rule.label.lower()}.")]
+        if rule.name == "thrower_penalty":
+            for exposures in range(5):
+                attrs[f"thrower_penalty_{exposures}"] = WholeNumberField(
+                    f"{exposures} exposure{'s' if exposures != 1 else ''}",
+                    validators=[InputRequired("Please fill in every exposure count.")])
+        elif rule.kind in ("points", "penalty", "count"):
+            attrs[rule.name] = WholeNumberField(rule.label, validators=validators)
+        elif rule.kind == "flag":
+            attrs[rule.name] = BooleanField(rule.label)
+        elif rule.kind == "choice":
+            attrs[rule.name] = SelectField(
+                rule.label, choices=[(NONE_CHOICE if value is None else value, text)
+                                     for value, text in rule.choices])
+    return type("RulesForm", (FlaskForm,), attrs)
+
+
+def rules_form(rules: dict, formdata=None):
+    """The rules form filled from the tournament's stored rules (or the posted data)."""
+    data = {}
+    for rule in EDITABLE_RULES:
+        value = rules.get(rule.name)
+        if rule.name == "thrower_penalty":
+            for exposures, number in enumerate(value):
+                data[f"thrower_penalty_{exposures}"] = number
+        elif rule.kind == "choice":
+            data[rule.name] = NONE_CHOICE if value is None else value
+        else:
+            data[rule.name] = value
+    form_class = rules_form_class()
+    return form_class(formdata=formdata, data=data) if formdata is not None \
+        else form_class(data=data)
+
+
+def rules_changes(form) -> dict:
+    """The form's values as RuleSet fields (None where a field is left empty)."""
+    changes = {}
+    for rule in EDITABLE_RULES:
+        if rule.name == "thrower_penalty":
+            changes[rule.name] = [form[f"thrower_penalty_{i}"].data for i in range(5)]
+        elif rule.kind == "choice":
+            value = form[rule.name].data
+            changes[rule.name] = None if value == NONE_CHOICE else value
+        elif rule.kind == "flag":
+            changes[rule.name] = bool(form[rule.name].data)
+        else:
+            changes[rule.name] = form[rule.name].data
+    return changes
+
+
+class PlayerForm(FlaskForm):
+    number = WholeNumberField("Number", validators=[
+        Optional(), NumberRange(1, 100000, "The number must be 1 or more.")])
+    name = StringField("Name", validators=[
+        DataRequired("Please enter the player's name."),
+        Length(max=120, message="Keep the name under 120 characters.")])
+    mini = BooleanField("Entered in the mini tournament")
+
+
+class SubstitutesForm(FlaskForm):
+    names = TextAreaField("Substitutes' names, one a line", validators=[
+        Length(max=2000, message="That is too long.")])
+    count = HiddenField()
+
+
+class WithdrawForm(FlaskForm):
+    from_round = WholeNumberField("Leaves from round", validators=[
+        InputRequired("Please say from which round the player leaves.")])
+    substitute = SelectField("Substitute", choices=[])
+    new_substitute = StringField("…or a new substitute's name", validators=[
+        Length(max=120, message="Keep the name under 120 characters.")])
+
+
+class ImportForm(FlaskForm):
+    file = FileField("CSV file")
+    text = TextAreaField("…or paste the lines here", validators=[
+        Length(max=200_000, message="That is too long for one import.")])
+    confirm = HiddenField()
+
+
+class SeatingForm(FlaskForm):
+    method = SelectField("How to seat round 1", choices=[
+        ("draw", "Random draw"), ("number", "By player number")])
+    seed = WholeNumberField("Draw number (seed)", validators=[
+        Optional(), NumberRange(0, 999_999_999, "The draw number must be 0 or more.")])
+
+
+class SwapForm(FlaskForm):
+    first = WholeNumberField("First player's number", validators=[
+        InputRequired("Please enter a player number.")])
+    second = WholeNumberField("Second player's number", validators=[
+        InputRequired("Please enter a player number.")])
+
+
+class StaffForm(FlaskForm):
+    email = EmailField("Email", validators=[
+        DataRequired("Please enter their email address."),
+        Email("That does not look like an email address."),
+        Length(max=254, message="That email address is too long.")])
+    name = StringField("Name", validators=[
+        Length(max=120, message="Keep the name under 120 characters.")])
+    role = SelectField("Role", choices=[(r, r.replace("-", " ").capitalize()) for r in ROLES])
+
+
+class ConfirmForm(FlaskForm):
+    """A button that only needs the CSRF token."""
