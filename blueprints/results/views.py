@@ -1,20 +1,247 @@
-from flask import Blueprint, abort
+"""Standings, prizes and results: the public standings, the director's results page
+(prize places, tie-breaks, missing results), exports, the backup and its import.
 
-bp = Blueprint("results", __name__, url_prefix="/results")
+Also the template globals other pages use: `leaders_for(tournament, count)` (big screen)
+and `player_history(tournament, player)` (a player's scoresheet page), and the CLI command
+`flask --app app import-backup FILE --director EMAIL`."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user, login_required
+from sqlalchemy import select
+from werkzeug.routing import BuildError
+
+from blueprints.auth.service import ANY_STAFF, MANAGE, staff_tournament
+from blueprints.common import render_page_or_partial, wants_partial
+from models import Tournament, User, db
+
+from . import backup, service
+from .forms import ClearTieForm, ImportForm, PrizePlacesForm, TieForm
+
+# cli_group=None: the command is `flask --app app import-backup`, not under "results".
+bp = Blueprint("results", __name__, url_prefix="/results", cli_group=None)
 
 
 @bp.app_context_processor
 def _results_helpers():
-    return {"leaders_for": lambda tournament, count=10: []}
+    return {"leaders_for": service.leaders, "player_history": service.player_history,
+            "director_sheet_url": director_sheet_url}
+
+
+def director_sheet_url(tournament_id: int, table_no: int, round_no: int) -> str:
+    """The table team's director view of a sheet (table.director_sheet)."""
+    try:
+        return url_for("table.director_sheet", tournament_id=tournament_id, table_no=table_no,
+                       round_no=round_no)
+    except BuildError:  # not built yet: its agreed address
+        return f"/t/director/{tournament_id}/{table_no}/{round_no}"
+
+
+def _by_code(code: str) -> Tournament:
+    tournament = db.session.scalar(
+        select(Tournament).where(Tournament.code == code.strip().upper()))
+    if tournament is None:
+        abort(404)
+    return tournament
+
+
+def _view_args():
+    view = request.args.get("view", "official")
+    return request.args.get("c", service.MAIN), view if view == "provisional" else "official"
 
 
 @bp.get("/<code>")
 def standings(code):
-    """Public standings. Built in the standings issue."""
-    abort(404)
+    """Public standings by tournament code; htmx polls send ?v= and get 204 if unchanged."""
+    tournament = _by_code(code)
+    version = service.results_version(tournament)
+    if wants_partial() and request.args.get("v") == version:
+        return Response(status=204)
+    key, view = _view_args()
+    board = service.board(tournament)
+    return render_page_or_partial("results/standings.html", "results/_standings.html",
+                                  tournament=tournament, board=board,
+                                  table=board.table(key), view=view, version=version)
+
+
+def _director_page(tournament, status=200, prize_form=None, tie_errors=None):
+    board = service.board(tournament)
+    key, view = _view_args()
+    prize_form = prize_form or PrizePlacesForm(prize_places=tournament.prize_places)
+    return render_template(
+        "results/director.html", tournament=tournament, board=board, table=board.table(key),
+        view=view, prize_form=prize_form, tie_errors=tie_errors or {},
+        missing=service.missing_results(tournament), clear_form=ClearTieForm(),
+        can_manage=_can_manage(tournament), version=service.results_version(tournament),
+    ), status
+
+
+def _can_manage(tournament) -> bool:
+    from blueprints.auth.service import staff_role
+
+    return staff_role(tournament) in MANAGE
 
 
 @bp.get("/director/<int:tournament_id>")
+@login_required
 def director(tournament_id):
-    """The director's standings, prizes and exports. Built in the standings issue."""
+    """The director's standings: prize places, ties, missing results, exports."""
+    return _director_page(staff_tournament(tournament_id, ANY_STAFF))
+
+
+@bp.post("/director/<int:tournament_id>/prize-places")
+@login_required
+def prize_places(tournament_id):
+    """Set how many places win a prize."""
+    tournament = staff_tournament(tournament_id, MANAGE)
+    form = PrizePlacesForm()
+    if form.validate_on_submit():
+        service.set_prize_places(tournament, form.prize_places.data, current_user)
+        flash(f"Prize places: {tournament.prize_places}.")
+        return redirect(url_for(".director", tournament_id=tournament.id))
+    return _director_page(tournament, 422, prize_form=form)
+
+
+@bp.post("/director/<int:tournament_id>/ties")
+@login_required
+def decide_tie(tournament_id):
+    """Record a tie group's tile-bag draw, or leave the group's places shared."""
+    tournament = staff_tournament(tournament_id, MANAGE)
+    form = TieForm()
+    group = form.group.data or ""
+    if not form.validate_on_submit():
+        return _director_page(tournament, 422, tie_errors={group: "Please choose a decision."})
+    order = None
+    if form.decision.data == "draw":
+        order, error = form.places(request.form)
+        if error:
+            return _director_page(tournament, 422, tie_errors={group: error})
+    try:
+        service.decide_tie(tournament, form.competition.data, form.group_ids(), order,
+                           current_user, form.note.data or "")
+    except service.ResultsError as error:
+        db.session.rollback()
+        return _director_page(tournament, 422, tie_errors={group: error.message})
+    flash("Tie decision saved." if order else "The tied places stay shared.")
+    return redirect(url_for(".director", tournament_id=tournament.id,
+                            c=form.competition.data) + "#prizes")
+
+
+@bp.post("/director/<int:tournament_id>/ties/clear")
+@login_required
+def clear_tie(tournament_id):
+    """Undo a recorded tie decision."""
+    tournament = staff_tournament(tournament_id, MANAGE)
+    form = ClearTieForm()
+    if form.validate_on_submit() and (form.tiebreak_id.data or "").isdigit():
+        try:
+            service.clear_tie(tournament, int(form.tiebreak_id.data), current_user)
+        except service.ResultsError:
+            abort(404)
+        flash("The decision was removed; those players are tied again.")
+        return redirect(url_for(".director", tournament_id=tournament.id) + "#prizes")
     abort(404)
+
+
+def _download(body: str, filename: str, mimetype: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/director/<int:tournament_id>/games.csv")
+@login_required
+def games_csv(tournament_id):
+    """Every game of every sheet, one line per seat (CSV)."""
+    tournament = staff_tournament(tournament_id, ANY_STAFF)
+    return _download(service.games_csv(tournament), f"{tournament.code}-games.csv",
+                     "text/csv")
+
+
+@bp.get("/director/<int:tournament_id>/standings.csv")
+@login_required
+def standings_csv(tournament_id):
+    """One competition's standings from submitted sheets (CSV); ?c= picks it."""
+    tournament = staff_tournament(tournament_id, ANY_STAFF)
+    key = request.args.get("c", service.MAIN)
+    suffix = "" if key == service.MAIN else "-" + key.replace(":", "-")
+    return _download(service.standings_csv(tournament, key),
+                     f"{tournament.code}-standings{suffix}.csv", "text/csv")
+
+
+@bp.get("/director/<int:tournament_id>/print")
+@login_required
+def print_page(tournament_id):
+    """Every competition's standings on paper."""
+    tournament = staff_tournament(tournament_id, ANY_STAFF)
+    return render_template("results/print.html", tournament=tournament,
+                           board=service.board(tournament))
+
+
+@bp.get("/director/<int:tournament_id>/backup.json")
+@login_required
+def backup_json(tournament_id):
+    """The whole tournament as a JSON backup (directors and co-directors)."""
+    tournament = staff_tournament(tournament_id, MANAGE)
+    body = json.dumps(backup.export_tournament(tournament), indent=1, sort_keys=True,
+                      ensure_ascii=False)
+    return _download(body, f"{tournament.code}-backup.json", "application/json")
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@login_required
+def import_backup():
+    """Import a tournament from a backup; the signed-in user becomes its director."""
+    form = ImportForm()
+    if form.validate_on_submit():
+        try:
+            data = json.loads(form.backup.data.read().decode("utf-8"))
+            tournament, passwords = backup.import_tournament(data, current_user)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            form.backup.errors.append("This file is not a MahjTable backup (not JSON).")
+        except backup.BackupError as error:
+            form.backup.errors.append(str(error))
+        else:
+            return render_template("results/imported.html", tournament=tournament,
+                                   passwords=passwords)
+    return render_template("results/import.html", form=form), 422 if form.errors else 200
+
+
+@bp.cli.command("import-backup")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--director", "email", required=True,
+              help="Email of an account on this site; it becomes the tournament's director.")
+def import_backup_command(path, email):
+    """Import a tournament from a JSON backup (from its director's results page)."""
+    user = db.session.scalar(select(User).where(User.email == email.strip().lower()))
+    if user is None:
+        raise click.ClickException(
+            f"No account for {email}. Create it first: flask --app app create-director "
+            f"{email}")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        tournament, passwords = backup.import_tournament(data, user)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise click.ClickException("This file is not a MahjTable backup (not JSON).") \
+            from error
+    except backup.BackupError as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(f"Imported {tournament.name} (code {tournament.code}); "
+               f"{user.email} is its director.")
+    for address, password in sorted(passwords.items()):
+        click.echo(f"  created account {address} with password {password}")

@@ -1,0 +1,623 @@
+"""Standings, prize places, tie-breaks, missing results and exports, as rows.
+
+The bridge between the results pages and tournament.standings: every game's effective
+points (GameEntry.points_e/s/w/n) are read with their player in ONE query (`load_results`)
+and turned into `tournament.standings.GameResult` values in one pass; each competition (the
+main standings, each session, the mini tournament) is then one call to
+`tournament.standings`. `board(tournament)` is the function to measure in the benchmark.
+
+The JSON backup and its import live in `backup.py` beside this module."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from dataclasses import dataclass, field
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import selectinload
+
+from models import (
+    Competition,
+    GameEntry,
+    Player,
+    Round,
+    Scoresheet,
+    Seating,
+    Table,
+    Tiebreak,
+    Tournament,
+    User,
+    db,
+    record,
+)
+from tournament import standings as ranking
+from tournament.standings import Entrant, GameResult, Standing
+
+OFFICIAL_STATES = ("submitted", "verified")
+MAIN = "main"
+# A Tiebreak row whose note starts with this marks a tie group the director chose to leave
+# shared (its player_ids are the group, in no particular order).
+SHARED_MARK = "[shared]"
+
+
+class ResultsError(ValueError):
+    """A director's request that cannot be applied; the message says why in plain words."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+# -- reading every result -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    id: int
+    number: int
+    name: str
+    substitute: bool
+    withdrawn_from_round: int | None
+
+
+@dataclass
+class Results:
+    """Every player and every entered game of a tournament, read once."""
+
+    players: dict[int, PlayerInfo]
+    official: list[GameResult]      # games on submitted or verified sheets
+    entered: list[GameResult]       # every game entered, submitted or not
+    open_games: int                 # games entered on sheets not yet submitted
+
+    @property
+    def entrants(self) -> list[Entrant]:
+        return [Entrant(p.id, p.substitute) for p in self.players.values()]
+
+
+def load_results(tournament_id: int) -> Results:
+    """Players and their per-game points from one query, in one pass over its rows.
+
+    A player appears in one row per game played (or one row with no game). A game is won
+    by a seat when its record says outcome "mahjong" and names that seat the winner."""
+    points = case(
+        (Seating.seat == "E", GameEntry.points_e),
+        (Seating.seat == "S", GameEntry.points_s),
+        (Seating.seat == "W", GameEntry.points_w),
+        else_=GameEntry.points_n,
+    )
+    won = (GameEntry.record["outcome"].as_string() == "mahjong") & (
+        GameEntry.record["winner"].as_string() == Seating.seat)
+    games = (
+        select(Seating.player_id.label("player_id"), Round.number.label("round_no"),
+               GameEntry.number.label("game_no"), points.label("points"),
+               won.label("won"), Scoresheet.state.label("state"))
+        .join(Round, Round.id == Seating.round_id)
+        .join(Scoresheet, (Scoresheet.round_id == Seating.round_id)
+              & (Scoresheet.table_id == Seating.table_id))
+        .join(GameEntry, GameEntry.sheet_id == Scoresheet.id)
+        .where(Round.tournament_id == tournament_id)
+        .subquery()
+    )
+    rows = db.session.execute(
+        select(Player.id, Player.number, Player.name, Player.is_substitute,
+               Player.withdrawn_from_round, games.c.round_no, games.c.game_no,
+               games.c.points, games.c.won, games.c.state)
+        .outerjoin(games, games.c.player_id == Player.id)
+        .where(Player.tournament_id == tournament_id)
+        .order_by(Player.number)
+    )
+    players: dict[int, PlayerInfo] = {}
+    official: list[GameResult] = []
+    entered: list[GameResult] = []
+    open_games = 0
+    for pid, number, name, substitute, withdrawn, round_no, game_no, pts, is_won, state in rows:
+        if pid not in players:
+            players[pid] = PlayerInfo(pid, number, name, bool(substitute), withdrawn)
+        if round_no is None:
+            continue
+        result = GameResult(pid, round_no, game_no, pts, bool(is_won))
+        entered.append(result)
+        if state in OFFICIAL_STATES:
+            official.append(result)
+        else:
+            open_games += 1
+    # open_games counted each seat; a game has four seats.
+    return Results(players, official, entered, (open_games + 3) // 4)
+
+
+# -- competitions, tie-breaks and the board ---------------------------------------------
+
+
+@dataclass
+class Line:
+    """One standings line as the pages show it."""
+
+    rank: int
+    player: PlayerInfo
+    total: int
+    games_won: int
+    per_round: dict[int, int]
+    tied: bool
+
+
+@dataclass
+class TieGroup:
+    """A tie group reaching into the prize places."""
+
+    rank: int
+    lines: list[Line]
+    shared_decided: bool = False
+
+    @property
+    def player_ids(self) -> list[int]:
+        return [line.player.id for line in self.lines]
+
+
+@dataclass
+class CompetitionTable:
+    """One competition's standings (official, and provisional with open sheets)."""
+
+    key: str
+    name: str
+    first_round: int
+    last_round: int
+    entrants_only: bool
+    lines: list[Line]
+    provisional: list[Line]
+    rounds: list[int]
+    provisional_rounds: list[int]
+    prize_ties: list[TieGroup] = field(default_factory=list)
+    # The director's decisions that still fit: (tiebreak, its players' lines, shared?)
+    decisions: list[tuple[Tiebreak, list[Line], bool]] = field(default_factory=list)
+    stale: list[Tiebreak] = field(default_factory=list)       # draws that no longer fit
+
+    @property
+    def label(self) -> str:
+        if self.first_round == self.last_round:
+            return f"round {self.first_round}"
+        return f"rounds {self.first_round}-{self.last_round}"
+
+
+@dataclass
+class Board:
+    tournament: Tournament
+    results: Results
+    tables: list[CompetitionTable]
+    open_games: int
+
+    def table(self, key: str | None) -> CompetitionTable:
+        for table in self.tables:
+            if table.key == key:
+                return table
+        return self.tables[0]
+
+    @property
+    def main(self) -> CompetitionTable:
+        return self.tables[0]
+
+
+def competition_key(competition: Competition) -> str:
+    return f"competition:{competition.id}"
+
+
+def _lines(standings: list[Standing], players: dict[int, PlayerInfo]) -> list[Line]:
+    return [Line(s.rank, players[s.player], s.total, s.games_won, dict(s.per_round), s.tied)
+            for s in standings]
+
+
+def _apply_tiebreaks(standings: list[Standing], tiebreaks: list[Tiebreak]):
+    """Apply every recorded draw that still fits. Returns the standings, the decisions
+    that still fit as (tiebreak, player ids, shared) and the draws that no longer fit
+    (the scores changed after the draw: the director records it again)."""
+    decided: list[tuple[Tiebreak, list[int], bool]] = []
+    stale: list[Tiebreak] = []
+    for tiebreak in tiebreaks:
+        players = list(tiebreak.player_ids or [])
+        if tiebreak.note.startswith(SHARED_MARK):
+            groups: dict[int, set] = {}
+            for line in standings:
+                groups.setdefault(line.rank, set()).add(line.player)
+            if len(players) > 1 and set(players) in groups.values():
+                decided.append((tiebreak, players, True))
+            else:
+                stale.append(tiebreak)
+            continue
+        try:
+            standings = ranking.break_tie(standings, players)
+        except ValueError:
+            stale.append(tiebreak)
+        else:
+            decided.append((tiebreak, players, False))
+    return standings, decided, stale
+
+
+def board(tournament: Tournament, *, with_tiebreaks: bool = True) -> Board:
+    """Every competition's standings for this tournament: main first, then sessions and
+    the mini tournament in round order. One query for the results, one for the
+    competitions (with their entrants) and one for the recorded tie-breaks."""
+    results = load_results(tournament.id)
+    competitions = db.session.scalars(
+        select(Competition).where(Competition.tournament_id == tournament.id)
+        .options(selectinload(Competition.entries))
+        .order_by(Competition.first_round, Competition.id)
+    ).all()
+    tiebreaks: dict[str, list[Tiebreak]] = {}
+    if with_tiebreaks:
+        for tiebreak in db.session.scalars(
+            select(Tiebreak).where(Tiebreak.tournament_id == tournament.id)
+            .order_by(Tiebreak.recorded_at, Tiebreak.id)
+        ):
+            tiebreaks.setdefault(tiebreak.competition_key, []).append(tiebreak)
+
+    last_round = max([tournament.rounds, *(r.round_no for r in results.entered)])
+    specs = [(MAIN, "Overall", ranking.Competition(MAIN, "Overall", 1, last_round), None)]
+    for competition in competitions:
+        spec = ranking.Competition(competition_key(competition), competition.name,
+                                   competition.first_round, competition.last_round,
+                                   competition.entrants_only)
+        opted_in = {entry.player_id for entry in competition.entries
+                    if entry.player_id in results.players}
+        specs.append((spec.key, competition.name, spec, opted_in))
+
+    entrants = results.entrants
+    tables = []
+    for key, name, spec, opted_in in specs:
+        official = spec.standings(results.official, entrants, opted_in=opted_in)
+        official, decided, stale = _apply_tiebreaks(official, tiebreaks.get(key, []))
+        provisional = spec.standings(results.entered, entrants, opted_in=opted_in)
+        lines = _lines(official, results.players)
+        by_id = {line.player.id: line for line in lines}
+        table = CompetitionTable(
+            key=key, name=name, first_round=spec.first_round, last_round=spec.last_round,
+            entrants_only=spec.entrants_only, lines=lines,
+            provisional=_lines(provisional, results.players),
+            rounds=list(official[0].per_round) if official else [],
+            provisional_rounds=list(provisional[0].per_round) if provisional else [],
+            decisions=[(t, [by_id[p] for p in players], shared)
+                       for t, players, shared in decided], stale=stale,
+        )
+        shared = [set(players) for _, players, is_shared in decided if is_shared]
+        for group in ranking.prize_ties(official, tournament.prize_places):
+            ids = {line.player for line in group}
+            table.prize_ties.append(TieGroup(group[0].rank,
+                                             [by_id[line.player] for line in group],
+                                             shared_decided=ids in shared))
+        tables.append(table)
+    return Board(tournament, results, tables, results.open_games)
+
+
+def leaders(tournament: Tournament, count: int = 10) -> list[Line]:
+    """The top `count` lines of the main standings from submitted sheets; players tied at
+    the cut are all shown (up to twice `count`). Empty before any sheet is submitted."""
+    board_ = board(tournament)
+    if not board_.results.official:
+        return []
+    lines = board_.main.lines
+    if len(lines) <= count:
+        return lines
+    cut = lines[count - 1].rank
+    with_ties = [line for line in lines if line.rank <= cut]
+    return with_ties if len(with_ties) <= 2 * count else lines[:count]
+
+
+def results_version(tournament: Tournament) -> str:
+    """A short fingerprint of everything the standings show, from one small query:
+    polling pages send it back and get 204 while it has not changed."""
+    games = (select(func.count(GameEntry.id), func.max(GameEntry.updated_at))
+             .join(Scoresheet, Scoresheet.id == GameEntry.sheet_id)
+             .join(Round, Round.id == Scoresheet.round_id)
+             .where(Round.tournament_id == tournament.id))
+    sheets = (select(func.count(Scoresheet.id), func.coalesce(func.sum(Scoresheet.version), 0),
+                     func.max(Scoresheet.updated_at),
+                     func.sum(case((Scoresheet.state == "open", 0), else_=1)))
+              .join(Round, Round.id == Scoresheet.round_id)
+              .where(Round.tournament_id == tournament.id))
+    breaks = (select(func.count(Tiebreak.id), func.max(Tiebreak.id))
+              .where(Tiebreak.tournament_id == tournament.id))
+    players = (select(func.count(Player.id), func.max(Player.id))
+               .where(Player.tournament_id == tournament.id))
+    parts = [tournament.prize_places]
+    for query in (games, sheets, breaks, players):
+        parts.extend(db.session.execute(query).one())
+    return hashlib.sha1(json.dumps(parts, default=str).encode()).hexdigest()[:12]
+
+
+# -- a player's history ---------------------------------------------------------------------
+
+
+@dataclass
+class HistoryPoint:
+    round_no: int
+    round_total: int
+    running_total: int
+    rank: int | None
+    tied: bool
+
+
+@dataclass
+class PlayerHistory:
+    player: PlayerInfo
+    points: list[HistoryPoint]
+    substitute: bool
+
+    def chart(self, width: int = 320, height: int = 160, pad: int = 28) -> dict:
+        """Coordinates for the running-total SVG: x by round, y by points, 0 line."""
+        if not self.points:
+            return {}
+        values = [0] + [p.running_total for p in self.points]
+        low, high = min(values), max(values)
+        if high == low:
+            high = low + 10
+        span_x = width - 2 * pad
+        span_y = height - 2 * pad
+        count = len(self.points)
+
+        def x(index: int) -> float:
+            return round(pad + (span_x * index / count if count else 0), 1)
+
+        def y(value: int) -> float:
+            return round(pad + span_y * (high - value) / (high - low), 1)
+
+        dots = [{"x": x(0), "y": y(0), "value": 0, "round_no": 0}]
+        dots += [{"x": x(i + 1), "y": y(p.running_total), "value": p.running_total,
+                  "round_no": p.round_no} for i, p in enumerate(self.points)]
+        return {
+            "width": width, "height": height, "pad": pad,
+            "zero_y": y(0), "high": high, "low": low, "high_y": y(high), "low_y": y(low),
+            "polyline": " ".join(f"{d['x']},{d['y']}" for d in dots), "dots": dots,
+        }
+
+
+def player_history(tournament: Tournament, player) -> PlayerHistory | None:
+    """The player's round totals, running total and rank after each round, from submitted
+    sheets (one results query; the ranks after each round are computed in memory)."""
+    if player is None:
+        return None
+    results = load_results(tournament.id)
+    info = results.players.get(player.id)
+    if info is None:
+        return None
+    rounds = sorted({r.round_no for r in results.official})
+    entrants = results.entrants
+    running = 0
+    points = []
+    mine = [r for r in results.official if r.player == info.id]
+    for round_no in rounds:
+        round_total = sum(r.points for r in mine if r.round_no == round_no)
+        running += round_total
+        rank, tied = None, False
+        if not info.substitute:
+            lines = ranking.standings(results.official, entrants, rounds=range(1, round_no + 1))
+            for line in lines:
+                if line.player == info.id:
+                    rank, tied = line.rank, line.tied
+                    break
+        points.append(HistoryPoint(round_no, round_total, running, rank, tied))
+    return PlayerHistory(info, points, info.substitute)
+
+
+# -- missing results --------------------------------------------------------------------------
+
+
+@dataclass
+class MissingTable:
+    table_id: int
+    table_no: int
+    state: str            # "none" (no sheet yet) or "open"
+    games_entered: int
+    east_name: str
+    east_number: int | None
+
+
+@dataclass
+class RoundMissing:
+    round_no: int
+    started: bool
+    ended: bool
+    tables: int
+    missing: list[MissingTable]
+
+
+def missing_results(tournament: Tournament) -> list[RoundMissing]:
+    """Per round that has started (or has any sheet): the tables whose sheet is not yet
+    submitted, with East's name so the director can walk to the table. Three queries."""
+    rounds = db.session.execute(
+        select(Round.id, Round.number, Round.started_at, Round.ended_at)
+        .where(Round.tournament_id == tournament.id).order_by(Round.number)
+    ).all()
+    sheets = {
+        (round_id, table_id): (state, games)
+        for round_id, table_id, state, games in db.session.execute(
+            select(Scoresheet.round_id, Scoresheet.table_id, Scoresheet.state,
+                   func.count(GameEntry.id))
+            .join(Round, Round.id == Scoresheet.round_id)
+            .outerjoin(GameEntry, GameEntry.sheet_id == Scoresheet.id)
+            .where(Round.tournament_id == tournament.id)
+            .group_by(Scoresheet.id, Scoresheet.round_id, Scoresheet.table_id,
+                      Scoresheet.state)
+        )
+    }
+    seats: dict[int, dict[int, tuple[int, str | None, int | None]]] = {}
+    for round_id, table_id, table_no, seat, name, number in db.session.execute(
+        select(Seating.round_id, Table.id, Table.number, Seating.seat, Player.name,
+               Player.number)
+        .join(Table, Table.id == Seating.table_id)
+        .join(Player, Player.id == Seating.player_id)
+        .join(Round, Round.id == Seating.round_id)
+        .where(Round.tournament_id == tournament.id)
+    ):
+        tables = seats.setdefault(round_id, {})
+        known = tables.get(table_id, (table_no, None, None))
+        if seat == "E":
+            known = (table_no, name, number)
+        tables[table_id] = known
+    report = []
+    for round_id, number, started_at, ended_at in rounds:
+        has_sheet = any(key[0] == round_id for key in sheets)
+        if started_at is None and not has_sheet:
+            continue
+        missing = []
+        for table_id, (table_no, east_name, east_number) in sorted(
+                seats.get(round_id, {}).items(), key=lambda item: item[1][0]):
+            state, games = sheets.get((round_id, table_id), ("none", 0))
+            if state in OFFICIAL_STATES:
+                continue
+            missing.append(MissingTable(table_id, table_no, state, games, east_name or "",
+                                        east_number))
+        report.append(RoundMissing(number, started_at is not None, ended_at is not None,
+                                   len(seats.get(round_id, {})), missing))
+    return report
+
+
+# -- the director's decisions ---------------------------------------------------------------
+
+
+def set_prize_places(tournament: Tournament, places: int, user: User) -> None:
+    """Set how many places win prizes (audited)."""
+    if places < 0 or places > 1000:
+        raise ResultsError("prize_places", "Enter a number of prize places from 0 to 1000.")
+    before = tournament.prize_places
+    if before == places:
+        return
+    tournament.prize_places = places
+    record("results.prize_places", tournament_id=tournament.id,
+           subject=f"tournament:{tournament.id}", before={"prize_places": before},
+           after={"prize_places": places}, actor=user.name, actor_user_id=user.id)
+    db.session.commit()
+
+
+def _group_for(tournament: Tournament, key: str, player_ids: list[int]) -> TieGroup:
+    table = next((t for t in board(tournament, with_tiebreaks=False).tables if t.key == key),
+                 None)
+    if table is None:
+        raise ResultsError("competition", "That competition is not in this tournament.")
+    groups: dict[int, list[Line]] = {}
+    for line in table.lines:
+        groups.setdefault(line.rank, []).append(line)
+    for rank, lines in groups.items():
+        if len(lines) > 1 and {line.player.id for line in lines} == set(player_ids):
+            return TieGroup(rank, lines)
+    raise ResultsError("order", "These players are no longer tied; reload the page to see "
+                                "the current standings.")
+
+
+def decide_tie(tournament: Tournament, key: str, group: list[int], order: list[int] | None,
+               user: User, note: str = "") -> Tiebreak:
+    """Record the director's decision on one tie group: `order` (player ids, best first:
+    the tile-bag draw) or None to leave the group shared. Replaces an earlier decision on
+    the same group; one transaction with its audit row."""
+    tie = _group_for(tournament, key, group)
+    ids = set(tie.player_ids)
+    if order is not None and (len(order) != len(ids) or set(order) != ids):
+        raise ResultsError("order", "Give every tied player a different place, 1 to "
+                                    f"{len(ids)}.")
+    note = note.strip()[:500]
+    earlier = [t for t in db.session.scalars(
+        select(Tiebreak).where(Tiebreak.tournament_id == tournament.id,
+                               Tiebreak.competition_key == key))
+        if set(t.player_ids or []) == ids]
+    before = [{"player_ids": t.player_ids, "note": t.note} for t in earlier]
+    for old in earlier:
+        db.session.delete(old)
+    if order is None:
+        tiebreak = Tiebreak(tournament_id=tournament.id, competition_key=key,
+                            player_ids=sorted(ids),
+                            note=f"{SHARED_MARK} {note}".strip(), recorded_by_id=user.id)
+    else:
+        tiebreak = Tiebreak(tournament_id=tournament.id, competition_key=key,
+                            player_ids=list(order), note=note, recorded_by_id=user.id)
+    db.session.add(tiebreak)
+    db.session.flush()
+    record("results.tiebreak", tournament_id=tournament.id, subject=f"tiebreak:{tiebreak.id}",
+           before=before or None,
+           after={"competition": key, "player_ids": tiebreak.player_ids,
+                  "shared": order is None, "note": tiebreak.note},
+           reason=note, actor=user.name, actor_user_id=user.id)
+    db.session.commit()
+    return tiebreak
+
+
+def clear_tie(tournament: Tournament, tiebreak_id: int, user: User) -> None:
+    """Remove a recorded decision (the group is tied again). Audited."""
+    tiebreak = db.session.get(Tiebreak, tiebreak_id)
+    if tiebreak is None or tiebreak.tournament_id != tournament.id:
+        raise ResultsError("tiebreak", "That tie-break is not in this tournament.")
+    record("results.tiebreak_cleared", tournament_id=tournament.id,
+           subject=f"tiebreak:{tiebreak.id}",
+           before={"competition": tiebreak.competition_key, "player_ids": tiebreak.player_ids,
+                   "note": tiebreak.note}, actor=user.name, actor_user_id=user.id)
+    db.session.delete(tiebreak)
+    db.session.commit()
+
+
+# -- CSV exports ----------------------------------------------------------------------------
+
+
+GAME_COLUMNS = ["round", "table", "game", "seat", "player_number", "player_name", "points",
+                "sheet_state", "outcome", "winner", "value", "discarder", "exposures",
+                "self_picked", "jokerless", "singles_and_pairs", "quint", "heavenly",
+                "dead", "in_error", "penalties", "adjustments", "record"]
+
+
+def _yes(value) -> str:
+    return "yes" if value else ""
+
+
+def games_csv(tournament: Tournament) -> str:
+    """Every game of every sheet, one line per seat, with the record's outcome details."""
+    rows = db.session.execute(
+        select(Round.number, Table.number, GameEntry.number, Seating.seat, Player.number,
+               Player.name, GameEntry.points_e, GameEntry.points_s, GameEntry.points_w,
+               GameEntry.points_n, Scoresheet.state, GameEntry.record)
+        .select_from(GameEntry)
+        .join(Scoresheet, Scoresheet.id == GameEntry.sheet_id)
+        .join(Round, Round.id == Scoresheet.round_id)
+        .join(Table, Table.id == Scoresheet.table_id)
+        .join(Seating, (Seating.round_id == Scoresheet.round_id)
+              & (Seating.table_id == Scoresheet.table_id))
+        .join(Player, Player.id == Seating.player_id)
+        .where(Round.tournament_id == tournament.id)
+        .order_by(Round.number, Table.number, GameEntry.number,
+                  case((Seating.seat == "E", 0), (Seating.seat == "S", 1),
+                       (Seating.seat == "W", 2), else_=3))
+    )
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(GAME_COLUMNS)
+    for (round_no, table_no, game_no, seat, number, name, pe, ps, pw, pn, state,
+         game) in rows:
+        game = game or {}
+        points = {"E": pe, "S": ps, "W": pw, "N": pn}[seat]
+        writer.writerow([
+            round_no, table_no, game_no, seat, number, name, points, state,
+            game.get("outcome", ""), game.get("winner") or "", game.get("value") or "",
+            game.get("discarder") or "", "" if game.get("exposures") is None
+            else game["exposures"], _yes(game.get("self_picked")), _yes(game.get("jokerless")),
+            _yes(game.get("singles_and_pairs")), _yes(game.get("quint")),
+            _yes(game.get("heavenly")), " ".join(game.get("dead") or []),
+            " ".join(game.get("in_error") or []),
+            "; ".join(f"{p.get('seat')} {p.get('kind')}" for p in game.get("penalties") or []),
+            "; ".join(f"{a.get('seat')} {a.get('points'):+d} {a.get('reason', '')}".strip()
+                      for a in game.get("adjustments") or []),
+            json.dumps(game, sort_keys=True, separators=(",", ":")),
+        ])
+    return out.getvalue()
+
+
+def standings_csv(tournament: Tournament, key: str | None = None) -> str:
+    """One competition's standings from submitted sheets, with recorded tie-breaks."""
+    table = board(tournament).table(key or MAIN)
+    rounds = list(range(table.first_round, table.last_round + 1))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["competition", "rank", "tied", "player_number", "player_name", "total",
+                     "games_won", *(f"round_{r}" for r in rounds)])
+    for line in table.lines:
+        writer.writerow([table.name, line.rank, _yes(line.tied), line.player.number,
+                         line.player.name, line.total, line.games_won,
+                         *(line.per_round.get(r, "") for r in rounds)])
+    return out.getvalue()
