@@ -1,9 +1,291 @@
-from flask import Blueprint, abort
+"""Calling the director: the table's button and state (reached by the table's link token),
+the staff's queue, a call's page with its ruling, and the history."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user, login_required
+from werkzeug.routing import BuildError
+
+from blueprints.auth import service as auth_service
+from blueprints.common import new_request_key, render_page_or_partial, wants_partial
+from models import CALL_REASONS, Tournament, db
+
+from . import service
+from .forms import CallForm, ResolveForm
 
 bp = Blueprint("calls", __name__, url_prefix="/calls")
 
 
+# ---------------------------------------------------------------- helpers for templates
+
+
+def sheet_url(tournament_id: int, table_no: int, round_no: int | None) -> str | None:
+    """The director's view of a table's sheet (table team's endpoint)."""
+    if round_no is None:
+        return None
+    try:
+        return url_for("table.director_sheet", tournament_id=tournament_id, table_no=table_no,
+                       round_no=round_no)
+    except BuildError:
+        return f"/t/director/{tournament_id}/{table_no}/{round_no}"
+
+
+def table_page_url(table) -> str:
+    try:
+        return url_for("table.page", code=table.tournament.code, number=table.number,
+                       k=table.token)
+    except BuildError:
+        return url_for("calls.table_state", code=table.tournament.code, number=table.number,
+                       k=table.token)
+
+
+def table_call_context(table, form: CallForm | None = None, error: str | None = None) -> dict:
+    """Everything the table's call bar shows, read from the database."""
+    call = service.table_call(table)
+    return {
+        "call": call,
+        "version": service.table_version(call),
+        "waited": service.waited_seconds(call) if call else 0,
+        "on_the_way": service.on_the_way(call) if call else "",
+        "reason": service.reason_label(call) if call else "",
+        "form": form,
+        "error": error,
+        "request_key": new_request_key(),
+        "reasons": CALL_REASONS,
+        "note_max": service.NOTE_MAX,
+        "token": table.token,
+        "code": table.tournament.code,
+        "number": table.number,
+    }
+
+
+@bp.app_context_processor
+def calls_helpers():
+    return {
+        "table_call_context": table_call_context,
+        "calls_sheet_url": sheet_url,
+        "calls_clock_text": service.clock_text,
+    }
+
+
+def _render_table(table, status: int = 200, **kwargs):
+    tc = table_call_context(table, **kwargs)
+    return render_page_or_partial("calls/table.html", "calls/_table_state.html", status=status,
+                                  table=table, tournament=table.tournament, tc=tc)
+
+
+def _table_or_404(code: str, number: int):
+    table = service.table_from_link(code, number, request.values.get("k"))
+    if table is None:
+        abort(Response(render_template("errors/error.html", code=404,
+                                       title="This table link is no longer valid",
+                                       text=service.INVALID_LINK), 404))
+    return table
+
+
+# ---------------------------------------------------------------- the table
+
+
+@bp.get("/t/<code>/<int:number>")
+def table_state(code, number):
+    """The table's call bar (htmx: only the bar, 204 while the version it shows is current)."""
+    table = _table_or_404(code, number)
+    if wants_partial() and request.args.get("v") == service.table_version(
+            service.table_call(table)):
+        return "", 204
+    return _render_table(table)
+
+
+@bp.post("/t/<code>/<int:number>")
+def place(code, number):
+    """Call the director from this table (a second tap shows the open call)."""
+    table = _table_or_404(code, number)
+    form = CallForm()
+    if not form.validate():
+        return _render_table(table, 422, form=form)
+    try:
+        service.place_call(table, form.reason.data or "", form.note.data or "",
+                           form.request_key.data or None)
+    except service.CallError as error:
+        if error.field and hasattr(form, error.field):
+            getattr(form, error.field).errors = [error.message]
+            return _render_table(table, error.status, form=form)
+        return _render_table(table, error.status, form=form, error=error.message)
+    if wants_partial():
+        return _render_table(table)
+    return redirect(table_page_url(table))
+
+
+@bp.post("/t/<code>/<int:number>/cancel")
+def cancel(code, number):
+    """The table cancels its open call."""
+    table = _table_or_404(code, number)
+    try:
+        service.cancel_call(table, request.form.get("call_id", type=int))
+    except service.CallError as error:
+        return _render_table(table, error.status, error=error.message)
+    if wants_partial():
+        return _render_table(table)
+    return redirect(table_page_url(table))
+
+
+# ---------------------------------------------------------------- the staff
+
+
+def _staff(tournament_id: int) -> tuple[Tournament, str]:
+    tournament = auth_service.staff_tournament(tournament_id, auth_service.ANY_STAFF)
+    return tournament, auth_service.staff_role(tournament)
+
+
+def _call_or_404(tournament, call_id):
+    call = service.call_in_tournament(tournament, call_id)
+    if call is None:
+        abort(404)
+    return call
+
+
+def _queue_context(tournament, role, error=None):
+    return {
+        "tournament": tournament, "role": role, "error": error,
+        "items": service.open_calls(tournament, current_user),
+        "version": service.queue_version(tournament),
+        "reasons": CALL_REASONS,
+    }
+
+
+def _render_queue(tournament, role, status=200, error=None):
+    return render_page_or_partial("calls/queue.html", "calls/_queue.html", status=status,
+                                  **_queue_context(tournament, role, error))
+
+
 @bp.get("/director/<int:tournament_id>")
+@login_required
 def queue(tournament_id):
-    """The director's queue. Built in the calls issue."""
-    abort(404)
+    """The queue of open calls, oldest first (htmx: only the list, 204 when unchanged)."""
+    tournament, role = _staff(tournament_id)
+    if wants_partial() and request.args.get("v") == service.queue_version(tournament):
+        return "", 204
+    return _render_queue(tournament, role)
+
+
+@bp.get("/director/<int:tournament_id>/history")
+@login_required
+def history(tournament_id):
+    """Every call with its times and ruling; per round the median and longest waits."""
+    tournament, role = _staff(tournament_id)
+    rows = service.history(tournament)
+    return render_template("calls/history.html", tournament=tournament, role=role, rows=rows,
+                           stats=service.round_stats(rows), reasons=CALL_REASONS)
+
+
+def _render_call(tournament, role, call, form=None, status=200, error=None):
+    form = form or ResolveForm(games_per_round=tournament.games_per_round, formdata=None)
+    return render_template(
+        "calls/call.html", tournament=tournament, role=role, call=call, form=form,
+        error=error, table_number=call.table.number, round_no=service.round_number(call),
+        waited=service.waited_seconds(call), on_the_way=service.on_the_way(call),
+        claimers=[c.user.name for c in service.active_claims(call)],
+        mine=any(c.user_id == current_user.id for c in service.active_claims(call)),
+        reason=service.reason_label(call), can_adjust=role in auth_service.MANAGE,
+    ), status
+
+
+@bp.get("/director/<int:tournament_id>/<int:call_id>")
+@login_required
+def detail(tournament_id, call_id):
+    """One call: who is going, and the ruling form."""
+    tournament, role = _staff(tournament_id)
+    return _render_call(tournament, role, _call_or_404(tournament, call_id))
+
+
+def _after_action(tournament, role, call, error: service.CallError | None = None):
+    """Answer a claim, release or hand-on: the queue for htmx, else back where it came from."""
+    back = request.form.get("back", "queue")
+    if wants_partial():
+        status = error.status if error else 200
+        return _render_queue(tournament, role, status, error.message if error else None)
+    if error is not None:
+        if back == "detail":
+            return _render_call(tournament, role, call, status=error.status,
+                                error=error.message)
+        return _render_queue(tournament, role, error.status, error.message)
+    if back == "detail" and call.state in service.OPEN_STATES:
+        return redirect(url_for("calls.detail", tournament_id=tournament.id, call_id=call.id))
+    return redirect(url_for("calls.queue", tournament_id=tournament.id))
+
+
+@bp.post("/director/<int:tournament_id>/<int:call_id>/claim")
+@login_required
+def claim(tournament_id, call_id):
+    """ "I'm going"."""
+    tournament, role = _staff(tournament_id)
+    call = _call_or_404(tournament, call_id)
+    try:
+        service.claim_call(call, current_user, role)
+    except service.CallError as error:
+        return _after_action(tournament, role, call, error)
+    return _after_action(tournament, role, call)
+
+
+@bp.post("/director/<int:tournament_id>/<int:call_id>/release")
+@login_required
+def release(tournament_id, call_id):
+    """Take back one's "I'm going"."""
+    tournament, role = _staff(tournament_id)
+    call = _call_or_404(tournament, call_id)
+    try:
+        service.release_call(call, current_user, role)
+    except service.CallError as error:
+        return _after_action(tournament, role, call, error)
+    return _after_action(tournament, role, call)
+
+
+@bp.post("/director/<int:tournament_id>/<int:call_id>/needs-director")
+@login_required
+def needs_director(tournament_id, call_id):
+    """A table guide hands the call on to a director."""
+    tournament, role = _staff(tournament_id)
+    call = _call_or_404(tournament, call_id)
+    try:
+        service.hand_to_director(call, current_user, role)
+    except service.CallError as error:
+        return _after_action(tournament, role, call, error)
+    return _after_action(tournament, role, call)
+
+
+@bp.post("/director/<int:tournament_id>/<int:call_id>/resolve")
+@login_required
+def resolve(tournament_id, call_id):
+    """Resolve with the ruling in words and, optionally, one adjustment on the sheet."""
+    tournament, role = _staff(tournament_id)
+    call = _call_or_404(tournament, call_id)
+    form = ResolveForm(games_per_round=tournament.games_per_round)
+    if not form.validate():
+        return _render_call(tournament, role, call, form, 422)
+    adjustment = None
+    if form.wants_adjustment():
+        if role not in auth_service.MANAGE:
+            form.seat.errors = ["Only a director or co-director can change points. "
+                                "Hand this call to a director."]
+            return _render_call(tournament, role, call, form, 403)
+        adjustment = service.Adjustment(form.seat.data, form.points.data, form.game_no.data)
+    try:
+        service.resolve_call(call, current_user, form.ruling.data, role, adjustment)
+    except service.CallError as error:
+        db.session.rollback()
+        if error.field and hasattr(form, error.field):
+            getattr(form, error.field).errors = [error.message]
+            return _render_call(tournament, role, call, form, error.status)
+        return _render_call(tournament, role, call, form, error.status, error.message)
+    flash(f"Table {call.table.number}: resolved.")
+    return redirect(url_for("calls.queue", tournament_id=tournament.id))

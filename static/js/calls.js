@@ -1,0 +1,118 @@
+// Calling the director: waits that tick in the browser from the seconds the server sent,
+// the round clock beside each call, plain answers (409/422/429) swapped in place, and on
+// the staff's queue a sound and a vibration for each new call once sound is enabled.
+(function () {
+  "use strict";
+  var seenAt = new WeakMap();
+
+  function clockText(seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    var minutes = Math.floor(seconds / 60), rest = seconds % 60;
+    return minutes + ":" + (rest < 10 ? "0" : "") + rest;
+  }
+
+  function elapsed(el) {
+    if (!seenAt.has(el)) { seenAt.set(el, Date.now()); }
+    return (Date.now() - seenAt.get(el)) / 1000;
+  }
+
+  function tick() {
+    document.querySelectorAll(".wait-text[data-since]").forEach(function (el) {
+      var seconds = Number(el.dataset.since) + elapsed(el);
+      var text = (el.dataset.prefix || "") + clockText(seconds);
+      if (el.dataset.levels) {
+        var level = seconds >= 300 ? 2 : seconds >= 120 ? 1 : 0;
+        text += level === 2 ? " · over 5 min" : level === 1 ? " · over 2 min" : "";
+        var card = el.closest(".call-card");
+        if (card) {
+          card.classList.remove("wait-level-0", "wait-level-1", "wait-level-2");
+          card.classList.add("wait-level-" + level);
+        }
+      }
+      if (el.textContent !== text) { el.textContent = text; }
+    });
+    document.querySelectorAll(".clock-left[data-remaining]").forEach(function (el) {
+      var text = clockText(Number(el.dataset.remaining) - elapsed(el));
+      if (el.textContent !== text) { el.textContent = text; }
+    });
+  }
+
+  // Refusals come back as 409/422/429 with the part to show; swap them like a success.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    var target = event.detail.target;
+    if ((status === 409 || status === 422 || status === 429) && target &&
+        (target.id === "table-call" || target.id === "queue")) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  // ---- sound and vibration on the staff's queue
+  var sound = null, known = null;
+
+  function callIds() {
+    var ids = new Set();
+    document.querySelectorAll("#queue [data-call-id]").forEach(function (el) {
+      ids.add(el.dataset.callId);
+    });
+    return ids;
+  }
+
+  function alertNewCalls() {
+    var ids = callIds(), fresh = 0;
+    ids.forEach(function (id) { if (known && !known.has(id)) { fresh += 1; } });
+    known = ids;
+    if (!fresh) { return; }
+    var button = document.getElementById("enable-sound");
+    if (button) { button.dataset.alerts = String(Number(button.dataset.alerts || 0) + 1); }
+    if (sound) {
+      sound.currentTime = 0;
+      var played = sound.play();
+      if (played && played.catch) { played.catch(function () {}); }
+      if (navigator.vibrate) { navigator.vibrate([300, 150, 300]); }
+    }
+  }
+
+  function setUpSound() {
+    var button = document.getElementById("enable-sound");
+    if (!button) { return; }
+    known = callIds();
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      if (sound) {
+        sound = null;
+        button.setAttribute("aria-pressed", "false");
+        button.textContent = "Enable sound";
+        return;
+      }
+      sound = new Audio(button.dataset.sound);
+      sound.preload = "auto";
+      // Playing once inside the tap is what lets the browser play it later.
+      var played = sound.play();
+      if (played && played.catch) { played.catch(function () {}); }
+      if (navigator.vibrate) { navigator.vibrate(100); }
+      button.setAttribute("aria-pressed", "true");
+      button.textContent = "Sound on";
+    });
+  }
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.elt;
+    if (target && (target.id === "queue" || document.getElementById("queue"))) {
+      alertNewCalls();
+    }
+    tick();
+  });
+
+  function start() {
+    setUpSound();
+    tick();
+    setInterval(tick, 1000);
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

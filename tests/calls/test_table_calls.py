@@ -1,0 +1,199 @@
+"""The table's side: calling, a second tap, the note and reason, the flood limit, a
+rotated token, cancelling, and the live state it polls for."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from blueprints.calls import service
+from models import AppliedRequest, AuditEvent, DirectorCall, db, new_token, utcnow
+from tests.calls.conftest import HX, calls_of
+
+
+def audit_actions(tournament):
+    db.session.expire_all()
+    return [e.action for e in db.session.scalars(
+        select(AuditEvent).where(AuditEvent.tournament_id == tournament.id,
+                                 AuditEvent.action.like("call.%")).order_by(AuditEvent.id))]
+
+
+def test_one_tap_calls_and_redirects_to_the_table_page(client, table, table_url, tournament):
+    response = client.post(table_url(), data={})
+    assert response.status_code == 302
+    assert f"/t/{tournament.code}/{table.number}" in response.headers["Location"]
+    [call] = calls_of(table)
+    assert call.state == "open" and call.reason == "" and call.version == 1
+    assert call.round_id is not None
+    assert audit_actions(tournament) == ["call.place"]
+
+
+def test_htmx_call_answers_with_the_waiting_bar(client, table, table_url):
+    response = client.post(table_url(), data={"reason": "tile_count", "note": "N has 12"},
+                           headers=HX)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert 'id="table-call"' in html and "Waiting 0:0" in html
+    assert "Cancel the call" in html
+    assert "<html" not in html
+    [call] = calls_of(table)
+    assert (call.reason, call.note) == ("tile_count", "N has 12")
+
+
+def test_a_second_tap_shows_the_open_call_instead_of_another(client, table, table_url):
+    client.post(table_url(), data={"request_key": "k1"}, headers=HX)
+    response = client.post(table_url(), data={"request_key": "k2"}, headers=HX)
+    assert response.status_code == 200
+    assert "Waiting" in response.get_data(as_text=True)
+    assert len(calls_of(table)) == 1
+
+
+def test_a_resent_request_changes_nothing_twice(client, table, table_url, director):
+    client.post(table_url(), data={"request_key": "same-key"})
+    [call] = calls_of(table)
+    service.resolve_call(call, director, "Play on")
+    client.post(table_url(), data={"request_key": "same-key"})  # bad Wi-Fi retry, later
+    assert len(calls_of(table)) == 1
+    assert db.session.get(AppliedRequest, "same-key") is not None
+
+
+def test_note_over_280_characters_is_refused_at_the_field(client, table, table_url):
+    response = client.post(table_url(), data={"note": "x" * 281}, headers=HX)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert 'id="note-error"' in html and "280 characters" in html
+    assert calls_of(table) == []
+
+
+def test_note_over_280_without_javascript_gets_the_page(client, table, table_url):
+    response = client.post(table_url(), data={"note": "x" * 1000})
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "<html" in html and "280 characters" in html
+    assert calls_of(table) == []
+
+
+def test_an_unknown_reason_is_refused(client, table, table_url):
+    response = client.post(table_url(), data={"reason": "bribery"}, headers=HX)
+    assert response.status_code == 422
+    assert "choose one of the reasons" in response.get_data(as_text=True)
+    assert calls_of(table) == []
+
+
+def test_a_rotated_token_gets_a_plain_page_and_changes_nothing(client, table, table_url,
+                                                               tournament):
+    old = table_url()
+    table.token = new_token()
+    db.session.commit()
+    for response in (client.post(old, data={}), client.get(old),
+                     client.post(old.replace("?", "/cancel?"), data={})):
+        assert response.status_code == 404
+        assert "This table link is no longer valid" in response.get_data(as_text=True)
+    assert calls_of(table) == []
+    assert audit_actions(tournament) == []
+
+
+def test_no_token_or_wrong_table_is_404(client, table, tournament):
+    assert client.post(f"/calls/t/{tournament.code}/{table.number}").status_code == 404
+    assert client.post(f"/calls/t/{tournament.code}/99?k={table.token}").status_code == 404
+    assert client.post(f"/calls/t/NOPE/{table.number}?k={table.token}").status_code == 404
+
+
+def test_a_table_cannot_flood_the_queue(client, table, table_url, tournament):
+    for _ in range(service.FLOOD_LIMIT):
+        client.post(table_url(), data={}, headers=HX)
+        client.post(table_url("/cancel"), data={}, headers=HX)
+    response = client.post(table_url(), data={}, headers=HX)
+    assert response.status_code == 429
+    assert "Please wait a few minutes" in response.get_data(as_text=True)
+    assert len(calls_of(table)) == service.FLOOD_LIMIT
+    # Ten minutes later the table may call again (counted in the database).
+    for call in calls_of(table):
+        call.called_at -= service.FLOOD_WINDOW + timedelta(seconds=1)
+    db.session.commit()
+    assert client.post(table_url(), data={}, headers=HX).status_code == 200
+    assert len(calls_of(table)) == service.FLOOD_LIMIT + 1
+
+
+def test_the_table_cancels_its_call(client, table, table_url, tournament):
+    client.post(table_url(), data={}, headers=HX)
+    response = client.post(table_url("/cancel"), data={}, headers=HX)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "Call cancelled" in html and "Call the director" in html
+    [call] = calls_of(table)
+    assert call.state == "cancelled" and call.cancelled_at is not None
+    assert audit_actions(tournament) == ["call.place", "call.cancel"]
+
+
+def test_cancel_without_an_open_call_is_refused(client, table, table_url, tournament):
+    response = client.post(table_url("/cancel"), data={}, headers=HX)
+    assert response.status_code == 409
+    assert "no open call" in response.get_data(as_text=True)
+    assert audit_actions(tournament) == []
+
+
+def test_cancel_without_javascript_redirects(client, table, table_url):
+    client.post(table_url(), data={})
+    assert client.post(table_url("/cancel"), data={}).status_code == 302
+
+
+def test_polling_gets_204_while_nothing_changed(client, table, table_url, place):
+    response = client.get(table_url() + "&v=none", headers=HX)
+    assert response.status_code == 204
+    call = place()
+    response = client.get(table_url() + "&v=none", headers=HX)
+    assert response.status_code == 200
+    assert f'data-version="{call.id}.1"' in response.get_data(as_text=True)
+    assert client.get(table_url() + f"&v={call.id}.1", headers=HX).status_code == 204
+    # Without htmx the same address is the bar's own page.
+    page = client.get(table_url() + f"&v={call.id}.1")
+    assert page.status_code == 200 and "<html" in page.get_data(as_text=True)
+
+
+def test_the_table_sees_the_director_on_the_way_then_the_ruling(client, table, table_url,
+                                                                 place, director, co_director):
+    call = place()
+    waited = client.get(table_url(), headers=HX).get_data(as_text=True)
+    assert "Waiting" in waited
+    service.claim_call(call, director)
+    html = client.get(table_url(), headers=HX).get_data(as_text=True)
+    assert "Ann Director is on the way" in html
+    service.claim_call(call, co_director[0])
+    html = client.get(table_url(), headers=HX).get_data(as_text=True)
+    assert "Ann Director and Bob Codirector are on the way" in html
+    service.resolve_call(call, director, "North's hand is dead.")
+    html = client.get(table_url(), headers=HX).get_data(as_text=True)
+    assert "Resolved:" in html and "North&#39;s hand is dead." in html
+    assert "Call the director" in html  # a new call is possible
+
+
+def test_waiting_time_comes_from_the_server(client, table, table_url, place):
+    call = place()
+    call.called_at = utcnow() - timedelta(seconds=80)
+    db.session.commit()
+    html = client.get(table_url(), headers=HX).get_data(as_text=True)
+    assert "Waiting 1:2" in html and 'data-since="8' in html
+
+
+def test_an_old_resolved_call_leaves_just_the_button(client, table, table_url, place,
+                                                     director):
+    call = place()
+    service.resolve_call(call, director, "Play on")
+    db.session.get(DirectorCall, call.id).resolved_at = utcnow() - timedelta(hours=1)
+    db.session.commit()
+    html = client.get(table_url(), headers=HX).get_data(as_text=True)
+    assert "Resolved" not in html and "Call the director" in html
+
+
+def test_the_table_include_renders_for_the_table_page(app, table, place):
+    from flask import render_template
+
+    with app.test_request_context():
+        html = render_template("calls/_table_call.html", table=table, tournament=table.tournament)
+    assert "Call the director" in html and "calls.css" in html and table.token in html
+    place()
+    with app.test_request_context():
+        html = render_template("calls/_table_call.html", table=table, tournament=table.tournament)
+    assert "Waiting" in html
