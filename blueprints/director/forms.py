@@ -11,6 +11,7 @@ from wtforms import (
     Field,
     HiddenField,
     IntegerField,
+    SelectChoice,
     SelectField,
     StringField,
     TextAreaField,
@@ -29,6 +30,11 @@ from models import ROLES
 from tournament.rules import PRESETS, RULE_FIELDS
 
 WHOLE = "Please enter a whole number, like 12."
+
+
+def options(pairs) -> list[SelectChoice]:
+    """(value, label) pairs as the choices of a SelectField."""
+    return [SelectChoice(value, label) for value, label in pairs]
 
 
 class WholeNumberField(IntegerField):
@@ -57,7 +63,7 @@ class PlainDateField(DateField):
 
 
 def preset_choices():
-    return [(key, rules.name) for key, rules in PRESETS.items()]
+    return options((key, rules.name) for key, rules in PRESETS.items())
 
 
 class TournamentForm(FlaskForm):
@@ -139,8 +145,8 @@ def rules_form_class():
             attrs[rule.name] = BooleanField(rule.label)
         elif rule.kind == "choice":
             attrs[rule.name] = SelectField(
-                rule.label, choices=[(NONE_CHOICE if value is None else value, text)
-                                     for value, text in rule.choices])
+                rule.label, choices=options((NONE_CHOICE if value is None else value, text)
+                                            for value, text in rule.choices))
     return type("RulesForm", (FlaskForm,), attrs)
 
 
@@ -189,7 +195,6 @@ class PlayerForm(FlaskForm):
 class SubstitutesForm(FlaskForm):
     names = TextAreaField("Substitutes' names, one a line", validators=[
         Length(max=2000, message="That is too long.")])
-    count = HiddenField()
 
 
 class WithdrawForm(FlaskForm):
@@ -208,8 +213,8 @@ class ImportForm(FlaskForm):
 
 
 class SeatingForm(FlaskForm):
-    method = SelectField("How to seat round 1", choices=[
-        ("draw", "Random draw"), ("number", "By player number")])
+    method = SelectField("How to seat round 1", choices=options([
+        ("draw", "Random draw"), ("number", "By player number")]))
     seed = WholeNumberField("Draw number (seed)", validators=[
         Optional(), NumberRange(0, 999_999_999, "The draw number must be 0 or more.")])
 
@@ -228,7 +233,8 @@ class StaffForm(FlaskForm):
         Length(max=254, message="That email address is too long.")])
     name = StringField("Name", validators=[
         Length(max=120, message="Keep the name under 120 characters.")])
-    role = SelectField("Role", choices=[(r, r.replace("-", " ").capitalize()) for r in ROLES])
+    role = SelectField("Role", choices=options((r, r.replace("-", " ").capitalize())
+                                               for r in ROLES))
 
 
 class ConfirmForm(FlaskForm):

@@ -289,8 +289,8 @@ def withdraw_player(tournament_id, player_id):
     player = _player_or_404(tournament, player_id)
     form = forms.WithdrawForm()
     free = service.free_substitutes(tournament)
-    form.substitute.choices = [("", "Choose a substitute…")] + [
-        (str(p.id), f"{p.number} · {p.name}") for p in free]
+    form.substitute.choices = forms.options([("", "Choose a substitute…")] + [
+        (str(p.id), f"{p.number} · {p.name}") for p in free])
     if not form.is_submitted():
         form.from_round.data = _next_unstarted_round(tournament)
     if form.validate_on_submit():
