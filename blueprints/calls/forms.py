@@ -84,10 +84,15 @@ class ResolveForm(FlaskForm):
         if not field.data and self.points.data not in (None, 0):
             raise ValidationError("Please choose the seat whose points change.")
 
-    def validate_points(self, field):
-        if self.seat.data in ("E", "S", "W", "N") and not field.data:
-            raise ValidationError("Please give the points for that seat (not 0), "
-                                  "for example -10.")
+    def validate(self, extra_validators=None) -> bool:
+        valid = super().validate(extra_validators)
+        # Checked after every field (Optional() ends a field's own checks when it is empty).
+        if self.seat.data in ("E", "S", "W", "N") and not self.points.errors \
+                and not self.points.data:
+            self.points.errors = ["Please give the points for that seat (not 0), "
+                                  "for example -10."]
+            valid = False
+        return valid
 
     def validate_game_no(self, field):
         if field.data is not None and field.data > self.games_per_round:
