@@ -1,14 +1,261 @@
-from flask import Blueprint, abort
+"""The round clock: the public clock partial every page includes (and its poll), and the
+director's console (controls, announcements, the grid of tables)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, make_response, redirect, request, url_for
+from flask_login import current_user, login_required
+
+from blueprints.auth.service import ANY_STAFF, MANAGE, staff_role, staff_tournament
+from blueprints.common import render_page_or_partial, wants_partial
+from blueprints.director.service import round_row
+
+from . import service
+from .forms import (
+    AdjustForm,
+    AnnouncementForm,
+    ClearForm,
+    EndForm,
+    PauseForm,
+    ResumeForm,
+    SeatForm,
+    StartForm,
+)
 
 bp = Blueprint("clock", __name__, url_prefix="/clock")
 
 
 @bp.app_context_processor
 def _clock_helpers():
-    return {"clock_for": lambda tournament: None}
+    return {"clock_for": service.clock_view, "clock_text": service.clock_text}
+
+
+def no_change():
+    response = make_response("", 204)
+    response.vary.add("HX-Request")
+    return response
+
+
+@bp.get("/<code>")
+def partial(code):
+    """The clock partial for a poll: 204 while the version the phone shows is current."""
+    found = service.clock_by_code(code)
+    if found is None:
+        abort(404)
+    tournament, view = found
+    if service.unchanged(view, request.args.get("v"), request.args.get("shown")):
+        return no_change()
+    response = render_page_or_partial("clock/page.html", "clock/_clock.html",
+                                      tournament=tournament, clock_poll=wants_partial())
+    # Other parts of the page (the table's sheet, the console's controls) listen for this.
+    response.headers["HX-Trigger"] = "clockChanged"
+    return response
+
+
+# ---- the director's console ------------------------------------------------------------
+
+def _console_context(tournament, role, forms=None, problem=None):
+    view = service.clock_view(tournament)
+    next_no = service.next_round_number(tournament)
+    next_row = round_row(tournament, next_no) if next_no else None
+    can_control = role in MANAGE
+    forms = forms or {}
+    in_play = view is not None and view.in_play
+    target_round = view.round_no if in_play else next_no
+    target_row_version = view.clock_version if in_play else (
+        next_row.clock_version if next_row is not None else 0)
+
+    def prefilled(name, form_class):
+        form = forms.get(name) or form_class(prefix=name)
+        if hasattr(form, "version"):
+            form.round_no.data = target_round
+            form.version.data = target_row_version
+        elif hasattr(form, "round_no"):
+            form.round_no.data = next_no
+        return form
+
+    grid = service.table_grid(tournament, view)
+    return dict(
+        tournament=tournament, role=role, can_control=can_control, view=view,
+        next_no=next_no, next_seated=next_row is not None, in_play=in_play,
+        start_form=prefilled("start", StartForm), pause_form=prefilled("pause", PauseForm),
+        resume_form=prefilled("resume", ResumeForm),
+        adjust_form=prefilled("adjust", AdjustForm), end_form=prefilled("end", EndForm),
+        seat_form=prefilled("seat", SeatForm),
+        announcement_form=forms.get("announce") or AnnouncementForm(prefix="announce"),
+        announcements=service.announcements(tournament.id), grid=grid,
+        grid_version=service.grid_version(view, grid), problem=problem,
+        games_per_round=tournament.games_per_round,
+        behind_examples=service.behind_examples(tournament.games_per_round),
+    )
+
+
+def _console(tournament, role, status=200, **kwargs):
+    return render_page_or_partial("clock/console.html", "clock/_controls.html", status=status,
+                                  **_console_context(tournament, role, **kwargs))
 
 
 @bp.get("/director/<int:tournament_id>")
+@login_required
 def console(tournament_id):
-    """The director's console. Built in the clock issue."""
-    abort(404)
+    """The director's console: the clock, its controls, announcements and every table."""
+    tournament = staff_tournament(tournament_id, ANY_STAFF)
+    return _console(tournament, staff_role(tournament))
+
+
+@bp.get("/director/<int:tournament_id>/grid")
+@login_required
+def grid(tournament_id):
+    """The grid of tables for a poll: 204 while the version shown is current."""
+    tournament = staff_tournament(tournament_id, ANY_STAFF)
+    context = _console_context(tournament, staff_role(tournament))
+    if request.args.get("v") == context["grid_version"]:
+        return no_change()
+    return render_page_or_partial("clock/console.html", "clock/_grid.html", **context)
+
+
+def _controlled(tournament_id):
+    """The tournament, for someone allowed to run its clock (guides: 403)."""
+    tournament = staff_tournament(tournament_id, MANAGE)
+    return tournament, staff_role(tournament)
+
+
+def _run(tournament, role, name, form, action):
+    """Validate `form`, do `action(round_no, version)`; refusals re-show the console."""
+    if not form.validate_on_submit():
+        return _console(tournament, role, 422, forms={name: form},
+                        problem="Nothing was changed. Please check the form below.")
+    sent = form.round_and_version() if hasattr(form, "version") else None
+    if hasattr(form, "version") and sent is None:
+        return _console(tournament, role, 409,
+                        problem="That form was incomplete. Nothing was changed; here is the "
+                                "clock as it is now.")
+    try:
+        message = action(*(sent or ()))
+    except service.StaleClock as error:
+        return _console(tournament, role, 409, problem=str(error))
+    except service.ClockRefused as error:
+        return _console(tournament, role, 422, forms={name: form}, problem=str(error))
+    flash(message, "success")
+    return redirect(url_for("clock.console", tournament_id=tournament.id), 303)
+
+
+@bp.post("/director/<int:tournament_id>/start")
+@login_required
+def start(tournament_id):
+    """Start the next round (its seating must exist)."""
+    tournament, role = _controlled(tournament_id)
+
+    def act(round_no, version):
+        service.start_round(tournament, round_no, version, current_user, role)
+        return f"Round {round_no} has started."
+
+    return _run(tournament, role, "start", StartForm(prefix="start"), act)
+
+
+@bp.post("/director/<int:tournament_id>/pause")
+@login_required
+def pause(tournament_id):
+    """Pause the clock, saying why."""
+    tournament, role = _controlled(tournament_id)
+    form = PauseForm(prefix="pause")
+
+    def act(round_no, version):
+        service.pause(tournament, round_no, version, form.reason.data, current_user, role)
+        return "The clock is paused."
+
+    return _run(tournament, role, "pause", form, act)
+
+
+@bp.post("/director/<int:tournament_id>/resume")
+@login_required
+def resume(tournament_id):
+    """Restart a paused clock."""
+    tournament, role = _controlled(tournament_id)
+    form = ResumeForm(prefix="resume")
+
+    def act(round_no, version):
+        service.resume(tournament, round_no, version, form.reason.data or "", current_user,
+                       role)
+        return "The clock is running again."
+
+    return _run(tournament, role, "resume", form, act)
+
+
+@bp.post("/director/<int:tournament_id>/adjust")
+@login_required
+def adjust(tournament_id):
+    """Add minutes to the round or take them away."""
+    tournament, role = _controlled(tournament_id)
+    form = AdjustForm(prefix="adjust")
+
+    def act(round_no, version):
+        minutes = form.signed_minutes()
+        service.adjust(tournament, round_no, version, minutes, form.reason.data or "",
+                       current_user, role)
+        amount = f"{abs(minutes)} minute{'s' if abs(minutes) != 1 else ''}"
+        return f"Added {amount}." if minutes > 0 else f"Took {amount} away."
+
+    return _run(tournament, role, "adjust", form, act)
+
+
+@bp.post("/director/<int:tournament_id>/end")
+@login_required
+def end(tournament_id):
+    """End the round now."""
+    tournament, role = _controlled(tournament_id)
+
+    def act(round_no, version):
+        service.end_round(tournament, round_no, version, current_user, role)
+        return f"Round {round_no} has ended."
+
+    return _run(tournament, role, "end", EndForm(prefix="end"), act)
+
+
+@bp.post("/director/<int:tournament_id>/seat")
+@login_required
+def seat(tournament_id):
+    """Seat the next round by the movement (a separate act from starting it)."""
+    tournament, role = _controlled(tournament_id)
+    form = SeatForm(prefix="seat")
+
+    def act():
+        try:
+            round_no = int(form.round_no.data)
+        except (TypeError, ValueError):
+            raise service.ClockRefused("That form was incomplete. Nothing was changed.") \
+                from None
+        service.seat_round(tournament, round_no, current_user, role)
+        return f"Round {round_no} is seated. Start it when the players are in their seats."
+
+    return _run(tournament, role, "seat", form, act)
+
+
+@bp.post("/director/<int:tournament_id>/announcements")
+@login_required
+def announce(tournament_id):
+    """Post an announcement on the big screen."""
+    tournament, role = _controlled(tournament_id)
+    form = AnnouncementForm(prefix="announce")
+
+    def act():
+        service.post_announcement(tournament, form.text.data, current_user, role)
+        return "The announcement is on the big screen."
+
+    return _run(tournament, role, "announce", form, act)
+
+
+@bp.post("/director/<int:tournament_id>/announcements/<int:announcement_id>/clear")
+@login_required
+def clear(tournament_id, announcement_id):
+    """Take an announcement off the big screen."""
+    tournament, role = _controlled(tournament_id)
+
+    def act():
+        try:
+            service.clear_announcement(tournament, announcement_id, current_user, role)
+        except LookupError:
+            abort(404)
+        return "The announcement is off the big screen."
+
+    return _run(tournament, role, "clear", ClearForm(), act)

@@ -1,0 +1,51 @@
+"""The big screen: which tournament, and what its board shows between clock ticks
+(announcements, the movement between rounds, the leaders), with one version for all of it.
+
+The clock itself comes from blueprints.clock.service; the leaders from the results team's
+include. Read-only: the director posts announcements from the clock console."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from blueprints.clock import service as clock_service
+from models import Tournament, db
+from tournament.clock import ENDED, NOT_STARTED
+
+MOVEMENT = "East stays, North up 1, West up 2, South down 1"
+
+
+def tournament_by_code(code: str) -> Tournament | None:
+    return db.session.scalar(select(Tournament).where(Tournament.code == code.upper()))
+
+
+@dataclass(frozen=True)
+class Board:
+    headline: str          # between rounds: what happens now, in a few words
+    move: bool             # show "Move to your next table: ..."
+    announcements: list
+    version: str
+
+
+def board(tournament: Tournament) -> Board:
+    view = clock_service.clock_view(tournament)
+    items = clock_service.announcements(tournament.id)
+    move = False
+    if view is None:
+        headline = "Seating for round 1 is not ready yet."
+    elif view.state == NOT_STARTED and view.round_no == 1:
+        headline = "Find your seat for round 1."
+    elif view.state == NOT_STARTED:
+        headline, move = f"Round {view.round_no} is next.", True
+    elif view.state == ENDED and view.round_no < tournament.rounds:
+        headline, move = f"Round {view.round_no} has ended.", True
+    elif view.state == ENDED:
+        headline = "That was the last round. Thank you for playing!"
+    else:
+        headline = ""
+    version = clock_service.fingerprint(
+        view.version if view else "none", [(a.id, a.text) for a in items],
+        clock_service.scores_fingerprint(tournament.id))
+    return Board(headline=headline, move=move, announcements=items, version=version)

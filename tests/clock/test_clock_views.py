@@ -1,0 +1,306 @@
+"""The director's clock controls: start (only the next round, only when seated), pause and
+resume with a reason, add or take away minutes, end; refusals change nothing; every
+action is audited; a restart (a fresh session) loses nothing."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from blueprints.director.service import round_row
+from models import db, utcnow
+from tests.clock.conftest import audit, ended, started
+from tests.conftest import make_tournament, sign_in
+
+
+def url(tournament, action=""):
+    return f"/clock/director/{tournament.id}" + (f"/{action}" if action else "")
+
+
+def post(client, tournament, action, round_no, version, **fields):
+    data = {f"{action}-round_no": round_no, f"{action}-version": version}
+    data.update({f"{action}-{key}": value for key, value in fields.items()})
+    return client.post(url(tournament, action), data=data)
+
+
+def fresh(tournament, number=1):
+    db.session.expire_all()
+    return round_row(tournament, number)
+
+
+def clock_columns(rnd):
+    return (rnd.duration_seconds, rnd.started_at, rnd.paused_at, rnd.paused_seconds,
+            rnd.ended_at, rnd.pause_reason, rnd.clock_version)
+
+
+# ---- start ---------------------------------------------------------------------------------
+
+def test_console_offers_to_start_round_one(client, tournament):
+    response = client.get(url(tournament))
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "Start round 1" in page
+    assert "Round 1 has not started yet" in page
+    assert "50:00" in page
+
+
+def test_start_round_one(client, tournament, director):
+    response = post(client, tournament, "start", 1, 0)
+    assert response.status_code == 303
+    rnd = fresh(tournament)
+    assert rnd.started_at is not None and rnd.clock_version == 1
+    [event] = audit(tournament, "clock.start")
+    assert event.actor == "Ann Director (director)" and event.actor_user_id == director.id
+    assert event.before["state"] == "not_started" and event.after["state"] == "running"
+    page = client.get(url(tournament)).get_data(as_text=True)
+    assert "Round 1 has started." in page and "Pause the clock" in page
+
+
+def test_only_the_next_round_can_start(client, tournament):
+    from blueprints.director.service import ensure_round
+
+    ensure_round(tournament, 2)
+    db.session.commit()
+    before = clock_columns(fresh(tournament, 2))
+    response = post(client, tournament, "start", 2, 0)
+    assert response.status_code == 422
+    assert "Only round 1 can start next." in response.get_data(as_text=True)
+    assert clock_columns(fresh(tournament, 2)) == before
+    assert audit(tournament, "clock.start") == []
+
+
+def test_a_round_without_seating_cannot_start(client, director):
+    tournament = make_tournament(director, seated=False)
+    response = post(client, tournament, "start", 1, 0)
+    assert response.status_code == 422
+    assert "Round 1 has no seating yet" in response.get_data(as_text=True)
+    assert round_row(tournament, 1) is None
+
+
+def test_round_two_needs_seating_then_starts_as_a_separate_act(client, tournament):
+    started(tournament, 1, minutes_ago=50)
+    ended(tournament, 1)
+    page = client.get(url(tournament)).get_data(as_text=True)
+    assert "Seat round 2" in page and "Start round 2" not in page
+    response = post(client, tournament, "start", 2, 0)
+    assert response.status_code == 422
+    assert "Round 2 has no seating yet" in response.get_data(as_text=True)
+
+    response = client.post(url(tournament, "seat"), data={"seat-round_no": 2})
+    assert response.status_code == 303
+    rnd = fresh(tournament, 2)
+    assert rnd is not None and rnd.started_at is None and len(rnd.seats) == 32
+    assert len(audit(tournament, "round.seat")) == 1
+    page = client.get(url(tournament)).get_data(as_text=True)
+    assert "Start round 2" in page
+
+    assert post(client, tournament, "start", 2, 0).status_code == 303
+    assert fresh(tournament, 2).started_at is not None
+
+
+def test_a_round_in_play_blocks_the_next(client, tournament):
+    from blueprints.director.service import ensure_round
+
+    started(tournament, 1, minutes_ago=5)
+    ensure_round(tournament, 2)
+    db.session.commit()
+    response = post(client, tournament, "start", 2, 0)
+    assert response.status_code == 422
+    assert "Round 1 is still in play" in response.get_data(as_text=True)
+    assert fresh(tournament, 2).started_at is None
+
+
+def test_seating_only_the_next_round(client, tournament):
+    response = client.post(url(tournament, "seat"), data={"seat-round_no": 3})
+    assert response.status_code == 422
+    assert round_row(tournament, 3) is None
+
+
+# ---- pause, resume, adjust, end ------------------------------------------------------------
+
+def test_pause_needs_a_reason_and_everyone_sees_it(client, tournament):
+    rnd = started(tournament, 1, minutes_ago=10)
+    before = clock_columns(fresh(tournament))
+    response = post(client, tournament, "pause", 1, rnd.clock_version, reason="  ")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Say why the clock is paused" in page and 'id="pause-reason-error"' in page
+    assert clock_columns(fresh(tournament)) == before
+
+    response = post(client, tournament, "pause", 1, before[-1], reason="Ruling at table 4")
+    assert response.status_code == 303
+    rnd = fresh(tournament)
+    assert rnd.paused_at is not None and rnd.pause_reason == "Ruling at table 4"
+    [event] = audit(tournament, "clock.pause")
+    assert event.reason == "Ruling at table 4" and event.after["state"] == "paused"
+    partial = client.get(f"/clock/{tournament.code}").get_data(as_text=True)
+    assert "Paused: Ruling at table 4" in partial and "40:00" in partial
+
+
+def test_resume_counts_the_pause_as_no_play(client, tournament):
+    rnd = started(tournament, 1, minutes_ago=20, paused_minutes_ago=5, reason="Fire alarm")
+    response = post(client, tournament, "resume", 1, rnd.clock_version, reason="All clear")
+    assert response.status_code == 303
+    rnd = fresh(tournament)
+    assert rnd.paused_at is None and rnd.pause_reason == ""
+    assert 299 <= rnd.paused_seconds <= 301
+    [event] = audit(tournament, "clock.resume")
+    assert event.reason == "All clear"
+    partial = client.get(f"/clock/{tournament.code}").get_data(as_text=True)
+    assert "35:00" in partial or "34:59" in partial
+
+
+@pytest.mark.parametrize("button, minutes, change", [
+    ("add", 5, 300),
+    ("remove", 2, -120),
+])
+def test_adjust_adds_or_takes_away_minutes(client, tournament, button, minutes, change):
+    rnd = started(tournament, 1, minutes_ago=10)
+    response = post(client, tournament, "adjust", 1, rnd.clock_version, minutes=minutes,
+                    reason="Late start", **{button: "1"})
+    assert response.status_code == 303
+    assert fresh(tournament).duration_seconds == 50 * 60 + change
+    [event] = audit(tournament, "clock.adjust")
+    assert event.after["duration_seconds"] - event.before["duration_seconds"] == change
+    assert event.reason == "Late start"
+
+
+@pytest.mark.parametrize("minutes", ["0", "61", "-3", "ten", ""])
+def test_adjust_refuses_bad_minutes(client, tournament, minutes):
+    rnd = started(tournament, 1, minutes_ago=10)
+    before = clock_columns(fresh(tournament))
+    response = post(client, tournament, "adjust", 1, rnd.clock_version, minutes=minutes,
+                    add="1")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert 'id="adjust-minutes-error"' in page
+    assert clock_columns(fresh(tournament)) == before
+    assert audit(tournament, "clock.adjust") == []
+
+
+def test_end_the_round(client, tournament):
+    rnd = started(tournament, 1, minutes_ago=30)
+    response = post(client, tournament, "end", 1, rnd.clock_version)
+    assert response.status_code == 303
+    rnd = fresh(tournament)
+    assert rnd.ended_at is not None
+    assert len(audit(tournament, "clock.end")) == 1
+    page = client.get(url(tournament)).get_data(as_text=True)
+    assert "Round 1 has ended" in page and "Seat round 2" in page
+
+
+def test_resume_when_not_paused_is_refused_in_plain_words(client, tournament):
+    rnd = started(tournament, 1, minutes_ago=10)
+    before = clock_columns(fresh(tournament))
+    response = post(client, tournament, "resume", 1, rnd.clock_version)
+    assert response.status_code == 422
+    assert "The clock cannot resume: the clock is running." in response.get_data(as_text=True)
+    assert clock_columns(fresh(tournament)) == before
+
+
+def test_a_stale_version_changes_nothing(client, tournament):
+    """A second tap, or a page drawn before another director acted: 409, nothing twice."""
+    rnd = started(tournament, 1, minutes_ago=10)
+    version = rnd.clock_version
+    assert post(client, tournament, "adjust", 1, version, minutes=5, add="1").status_code == 303
+    after_first = clock_columns(fresh(tournament))
+    response = post(client, tournament, "adjust", 1, version, minutes=5, add="1")
+    assert response.status_code == 409
+    assert "Nothing was changed" in response.get_data(as_text=True)
+    assert clock_columns(fresh(tournament)) == after_first
+    assert len(audit(tournament, "clock.adjust")) == 1
+
+
+def test_a_form_without_its_version_is_refused(client, tournament):
+    started(tournament, 1, minutes_ago=10)
+    before = clock_columns(fresh(tournament))
+    response = client.post(url(tournament, "pause"), data={"pause-reason": "x"})
+    assert response.status_code == 409
+    assert clock_columns(fresh(tournament)) == before
+
+
+def test_the_clock_survives_a_restart(app, client, tournament):
+    """Nothing about the clock lives in a process: a fresh session reads the same clock."""
+    started(tournament, 1, minutes_ago=12, paused_minutes_ago=2, reason="Ruling")
+    hx = {"HX-Request": "true"}
+    first = client.get(f"/clock/{tournament.code}", headers=hx).get_data(as_text=True)
+    db.session.remove()
+    second = app.test_client().get(f"/clock/{tournament.code}", headers=hx).get_data(
+        as_text=True)
+    assert first == second and "40:00" in second
+
+
+# ---- access ---------------------------------------------------------------------------------
+
+def test_another_directors_tournament_is_not_found(client, tournament, other_tournament):
+    assert client.get(url(other_tournament)).status_code == 404
+    rnd = round_row(other_tournament, 1)
+    response = post(client, other_tournament, "start", 1, rnd.clock_version)
+    assert response.status_code == 404
+    assert fresh(other_tournament).started_at is None
+    assert client.get(url(other_tournament, "grid")).status_code == 404
+
+
+def test_a_guide_sees_the_console_but_cannot_run_the_clock(app, tournament, guide):
+    client = app.test_client()
+    sign_in(client, "gail@example.com", "guide password")
+    page = client.get(url(tournament)).get_data(as_text=True)
+    assert "Only a director or co-director can start" in page
+    assert "Start round 1" not in page
+    assert post(client, tournament, "start", 1, 0).status_code == 403
+    assert fresh(tournament).started_at is None
+    response = client.post(url(tournament, "announcements"), data={"announce-text": "Hi"})
+    assert response.status_code == 403
+
+
+def test_signed_out_goes_to_sign_in(app, tournament):
+    client = app.test_client()
+    response = client.get(url(tournament))
+    assert response.status_code == 302 and "/auth/sign-in" in response.headers["Location"]
+    assert client.post(url(tournament, "start"), data={}).status_code == 302
+    assert fresh(tournament).started_at is None
+
+
+# ---- announcements --------------------------------------------------------------------------
+
+def test_post_and_clear_an_announcement(client, tournament):
+    response = client.post(url(tournament, "announcements"),
+                           data={"announce-text": "Lunch is served in the foyer"})
+    assert response.status_code == 303
+    display = client.get(f"/display/{tournament.code}").get_data(as_text=True)
+    assert "Lunch is served in the foyer" in display
+    [event] = audit(tournament, "announcement.post")
+    item_id = int(event.subject.split(":")[1])
+    response = client.post(url(tournament, f"announcements/{item_id}/clear"))
+    assert response.status_code == 303
+    assert "Lunch is served" not in client.get(f"/display/{tournament.code}").get_data(
+        as_text=True)
+    assert len(audit(tournament, "announcement.clear")) == 1
+
+
+def test_an_empty_announcement_is_refused(client, tournament):
+    response = client.post(url(tournament, "announcements"), data={"announce-text": " "})
+    assert response.status_code == 422
+    assert "Write the announcement first." in response.get_data(as_text=True)
+    assert audit(tournament, "announcement.post") == []
+
+
+def test_clearing_another_tournaments_announcement_is_not_found(client, tournament,
+                                                                other_tournament):
+    from models import Announcement
+
+    item = Announcement(tournament_id=other_tournament.id, text="Bob's news")
+    db.session.add(item)
+    db.session.commit()
+    response = client.post(url(tournament, f"announcements/{item.id}/clear"))
+    assert response.status_code == 404
+    db.session.refresh(item)
+    assert item.active
+
+
+def test_started_at_is_stored_in_utc(client, tournament):
+    post(client, tournament, "start", 1, 0)
+    rnd = fresh(tournament)
+    assert abs(rnd.started_at - utcnow()) < timedelta(seconds=5)
+    assert rnd.started_at.utcoffset() == timedelta(0)
