@@ -1,9 +1,505 @@
-from flask import Blueprint, abort
+"""The table's pages, reached by the table's QR link (/t/<code>/<number>?k=<token>; the
+token is checked on every URL, GET and POST), and the staff's view of any sheet.
+
+Thin: parse the form, call blueprints.table.service, render the page or, for htmx, its
+partial. Every write answers a plain post with a redirect, so nothing needs JavaScript."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user, login_required
+
+from blueprints.auth.service import ANY_STAFF, MANAGE, staff_role, staff_tournament
+from blueprints.common import new_request_key, render_page_or_partial, wants_partial
+from tournament.scoring import InvalidGame
+
+from . import service
+from .forms import FIELD_STEP, GameForm, InitialForm, SubmitForm, TimeCalledForm, VerifyForm
 
 bp = Blueprint("table", __name__, url_prefix="/t")
+
+CONFLICT = ("Someone changed this sheet from another phone while you were entering. The "
+            "sheet below is the current one. Check it: if your game is not there, tap "
+            "Save again.")
+
+
+@bp.errorhandler(service.BadLink)
+def bad_link(error):
+    """A wrong or rotated token: a plain page, nothing about the table."""
+    return render_template("table/invalid_link.html"), 404
+
+
+# ---- helpers ------------------------------------------------------------------------
+
+
+def _table(code: str, number: int):
+    return service.table_from_link(code, number, request.args.get("k"))
+
+
+def _round(table, round_no: int | None):
+    """The round asked for (r=), or the table's current round; 404 for an unseated one."""
+    if round_no:
+        rnd = service.round_by_number(table.tournament, round_no)
+        if rnd is None or not service.seats_of(rnd, table):
+            abort(404)
+        return rnd
+    return service.current_round(table)
+
+
+def _asked_round() -> int | None:
+    return request.args.get("r", type=int) or request.form.get("round_no", type=int)
+
+
+def _link(endpoint: str, table, round_no: int | None = None, **values) -> str:
+    return url_for(endpoint, code=table.tournament.code, number=table.number, k=table.token,
+                   r=round_no, **values)
+
+
+def _done(target: str, message: str | None = None):
+    """Success: a redirect for a plain post, HX-Redirect for htmx."""
+    if message:
+        flash(message)
+    if wants_partial():
+        response = make_response("", 200)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, code=303)
+
+
+def _stamp(form, view, keep_key: bool = True) -> None:
+    form.version.data = view.version
+    form.round_no.data = view.round.number
+    if not (keep_key and form.request_key.data):
+        form.request_key.data = new_request_key()
+
+
+def _errors_at_steps(error_field: str, message: str, form: GameForm) -> dict[str, str]:
+    step = FIELD_STEP.get(error_field, "outcome")
+    if error_field == "discarder" and form.win_by.data != "thrown":
+        step = "win_by"
+    if error_field == "in_error" and form.outcome.data in ("error_all_exposed",
+                                                           "error_one_intact"):
+        step = "in_error"
+    return {step: message}
+
+
+def _missing(error: InvalidGame, record: dict) -> bool:
+    """An error that only says a step is not answered yet (not a contradiction)."""
+    if error.field in ("outcome",) and not record.get("outcome"):
+        return True
+    if error.field in ("winner", "value", "misnamer", "intact"):
+        return not record.get(error.field)
+    if error.field == "discarder":
+        return not record.get("discarder")
+    return error.field == "in_error" and not record.get("in_error")
+
+
+def _entry_context(table, view, form, *, errors=None, preview=None, conflict=None,
+                   director=False, save_url=None, preview_url=None):
+    rules = view.rules
+    record = None
+    if preview is None:
+        try:
+            record = form.record(rules)
+            preview = service.preview(rules, record)
+        except InvalidGame as error:
+            preview = service.Preview(error=error)
+    hint = None
+    if preview.error is not None and not errors:
+        error = preview.error
+        if record is not None and _missing(error, record):
+            hint = error.message
+        elif form.outcome.data:
+            errors = _errors_at_steps(error.field, error.message, form)
+    return dict(
+        tournament=table.tournament, table=table, view=view, form=form, rules=rules,
+        plan=form.plan(rules), preview=preview, hint=hint, errors=errors or {},
+        conflict=conflict, director=director,
+        outcome_choices=form.outcome_choices(rules),
+        penalty_kinds=service.penalty_kinds(rules),
+        save_url=save_url or _link("table.save_game", table, view.round.number),
+        preview_url=preview_url or _link("table.preview_game", table, view.round.number),
+        back_url=_link("table.page", table, view.round.number),
+    )
+
+
+def _render_entry(status: int = 200, **context):
+    return render_page_or_partial("table/entry.html", "table/_entry.html", status=status,
+                                  **context)
+
+
+def _page_context(table, view):
+    rnd = view.round
+    return dict(
+        tournament=table.tournament, table=table, view=view,
+        next_tables=service.next_tables(rnd, table),
+        clock_state=service.clock_state(rnd),
+        page_url=_link("table.page", table, rnd.number),
+        entry_url=_link("table.entry", table, rnd.number),
+        review_url=_link("table.review", table, rnd.number),
+        time_form=_versioned(TimeCalledForm, view),
+        time_url=_link("table.time_called", table, rnd.number),
+        other_open=[r for r in service.seated_rounds(table.tournament)
+                    if r.number != rnd.number and _is_open(r, table)
+                    and r.number < rnd.number],
+        correct_link=lambda game_no: _link("table.entry", table, rnd.number, g=game_no),
+    )
+
+
+def _is_open(rnd, table) -> bool:
+    sheet = service.sheet_for(rnd, table)
+    return sheet is None or sheet.state == "open"
+
+
+def _versioned(form_class, view, **data):
+    form = form_class(formdata=None, **data)
+    _stamp(form, view, keep_key=False)
+    return form
+
+
+# ---- the table page -----------------------------------------------------------------
 
 
 @bp.get("/<code>/<int:number>")
 def page(code, number):
-    """The table's page, opened from its QR link (?k=token). Built in the table issue."""
-    abort(404)
+    """The table's page: round, clock, seats, where each goes next, the sheet so far."""
+    table = _table(code, number)
+    rnd = _round(table, request.args.get("r", type=int))
+    if rnd is None:
+        return render_template("table/not_seated.html", table=table,
+                               tournament=table.tournament)
+    view = service.sheet_view(table, rnd)
+    shown = request.args.get("v", type=int)
+    if wants_partial() and shown is not None and shown == view.version:
+        return "", 204
+    return render_page_or_partial("table/page.html", "table/_panel.html",
+                                  **_page_context(table, view))
+
+
+# ---- entering a game ----------------------------------------------------------------
+
+
+@bp.get("/<code>/<int:number>/game")
+def entry(code, number):
+    """Enter the next game (or, with g=, correct an entered one)."""
+    table = _table(code, number)
+    rnd = _round(table, _asked_round())
+    if rnd is None:
+        abort(404)
+    view = service.sheet_view(table, rnd)
+    page_url = _link("table.page", table, rnd.number)
+    if not view.is_open:
+        flash("This sheet was submitted. Only the director can change it now.")
+        return redirect(page_url, code=303)
+    game_no = request.args.get("g", type=int)
+    form = GameForm(formdata=None)
+    if game_no:
+        row = view.game(game_no)
+        if row is None:
+            abort(404)
+        form.load(row.record, row.note)
+    elif view.complete:
+        return redirect(_link("table.review", table, rnd.number), code=303)
+    form.game_no.data = game_no or view.next_game
+    _stamp(form, view, keep_key=False)
+    return _render_entry(**_entry_context(table, view, form))
+
+
+@bp.post("/<code>/<int:number>/game/preview")
+def preview_game(code, number):
+    """The live scores for what East has tapped so far (nothing is saved)."""
+    table = _table(code, number)
+    rnd = _round(table, _asked_round())
+    if rnd is None:
+        abort(404)
+    view = service.sheet_view(table, rnd)
+    form = GameForm()
+    return _render_entry(**_entry_context(table, view, form))
+
+
+@bp.post("/<code>/<int:number>/game")
+def save_game(code, number):
+    """Save one game of this table's round (a new game or a correction)."""
+    table = _table(code, number)
+    rnd = _round(table, _asked_round())
+    if rnd is None:
+        abort(404)
+    form = GameForm()
+    form.validate_on_submit()
+    rules = service.rules_of(table.tournament)
+    page_url = _link("table.page", table, rnd.number)
+    try:
+        record = form.record(rules)
+        sheet = service.save_game(
+            table, rnd, form.game_no.data or 0, record, initials=form.initials.data or "",
+            note=form.note.data or "", version=form.version.data,
+            key=form.request_key.data, actor=_east(table, rnd))
+    except service.Replayed:
+        return _done(page_url, "That game was already saved.")
+    except InvalidGame as error:
+        view = service.sheet_view(table, rnd)
+        errors = _errors_at_steps(error.field, error.message, form)
+        return _render_entry(422, **_entry_context(table, view, form, errors=errors))
+    except service.SheetError as error:
+        view = service.sheet_view(table, rnd)
+        errors = _errors_at_steps(error.field, error.message, form)
+        status = 409 if error.field in ("sheet", "game") else 422
+        return _render_entry(status, **_entry_context(table, view, form, errors=errors))
+    except service.StaleSheet:
+        view = service.sheet_view(table, rnd)
+        if not view.game(form.game_no.data or 0) or form.game_no.data == view.next_game:
+            form.game_no.data = view.next_game or form.game_no.data
+        _stamp(form, view)
+        return _render_entry(409, **_entry_context(table, view, form, conflict=CONFLICT))
+    game = next(g for g in sheet.games if g.number == form.game_no.data)
+    return _done(page_url, f"Game {game.number} saved.")
+
+
+def _east(table, rnd) -> str:
+    seats = service.seats_of(rnd, table)
+    east = seats.get("E")
+    return f"Table {table.number} East" + (f" ({east.name})" if east else "")
+
+
+# ---- time called, review, initials, submit --------------------------------------------
+
+
+@bp.post("/<code>/<int:number>/time")
+def time_called(code, number):
+    """Record every game not yet played as time called."""
+    table = _table(code, number)
+    rnd = _round(table, _asked_round())
+    if rnd is None:
+        abort(404)
+    form = TimeCalledForm()
+    form.validate_on_submit()
+    review_url = _link("table.review", table, rnd.number)
+    try:
+        service.record_time_called(table, rnd, version=form.version.data,
+                                   key=form.request_key.data, actor=_east(table, rnd))
+    except service.Replayed:
+        return _done(review_url)
+    except (service.StaleSheet, service.SheetError) as error:
+        return _review(table, rnd, status=409, conflict=getattr(error, "message", CONFLICT))
+    return _done(review_url, "The remaining games are recorded as time called.")
+
+
+def _review(table, rnd, *, status=200, errors=None, conflict=None, forms=None):
+    view = service.sheet_view(table, rnd)
+    forms = forms or {}
+    initial_forms = {}
+    for seat in view.seats:
+        form = forms.get(seat) or _versioned(InitialForm, view, seat=seat)
+        if seat in forms:
+            _stamp(form, view)
+        initial_forms[seat] = form
+    context = _page_context(table, view)
+    context.update(
+        errors=errors or {}, conflict=conflict, initial_forms=initial_forms,
+        submit_form=_versioned(SubmitForm, view),
+        initial_url=_link("table.initial", table, rnd.number),
+        submit_url=_link("table.submit", table, rnd.number),
+    )
+    return render_page_or_partial("table/review.html", "table/_review.html", status=status,
+                                  **context)
+
+
+@bp.get("/<code>/<int:number>/review")
+def review(code, number):
+    """The round review: every game, each player's total, initials, submit."""
+    table = _table(code, number)
+    rnd = _round(table, _asked_round())
+    if rnd is None:
+        abort(404)
+    return _review(table, rnd)
+
+
+@bp.post("/<code>/<int:number>/initial")
+def initial(code, number):
+    """A player initials their round total."""
+    table = _table(code, number)
+    rnd = _round(table, _asked_round())
+    if rnd is None:
+        abort(404)
+    form = InitialForm()
+    form.validate_on_submit()
+    seat = form.seat.data or ""
+    review_url = _link("table.review", table, rnd.number)
+    try:
+        service.sign_round(table, rnd, seat, form.initials.data or "",
+                           version=form.version.data, key=form.request_key.data)
+    except service.Replayed:
+        return _done(review_url)
+    except service.SheetError as error:
+        status = 409 if error.field == "sheet" else 422
+        return _review(table, rnd, status=status, errors={error.field: error.message},
+                       forms={seat: form} if seat in service.SEATS else None)
+    except service.StaleSheet:
+        return _review(table, rnd, status=409, conflict=CONFLICT,
+                       forms={seat: form} if seat in service.SEATS else None)
+    return _done(review_url, f"{service.SEAT_NAMES.get(seat, seat)} initialled.")
+
+
+@bp.post("/<code>/<int:number>/submit")
+def submit(code, number):
+    """East submits the round: the sheet is locked."""
+    table = _table(code, number)
+    rnd = _round(table, _asked_round())
+    if rnd is None:
+        abort(404)
+    form = SubmitForm()
+    form.validate_on_submit()
+    page_url = _link("table.page", table, rnd.number)
+    try:
+        service.submit_sheet(table, rnd, version=form.version.data,
+                             key=form.request_key.data, actor=_east(table, rnd))
+    except service.Replayed:
+        return _done(page_url)
+    except service.SheetError as error:
+        status = 409 if error.field == "sheet" else 422
+        return _review(table, rnd, status=status, errors={"submit": error.message})
+    except service.StaleSheet:
+        return _review(table, rnd, status=409, conflict=CONFLICT)
+    return _done(page_url, "Round submitted. Thank you!")
+
+
+# ---- staff: any sheet, verify, amend ------------------------------------------------
+
+
+def _staff_sheet(tournament_id, table_no, round_no, roles=ANY_STAFF):
+    tournament = staff_tournament(tournament_id, roles)
+    table = service.table_by_number(tournament, table_no)
+    rnd = service.round_by_number(tournament, round_no)
+    if table is None or rnd is None or not service.seats_of(rnd, table):
+        abort(404)
+    return tournament, table, rnd
+
+
+def _staff_urls(tournament, table, rnd):
+    ids = dict(tournament_id=tournament.id, table_no=table.number, round_no=rnd.number)
+    return ids
+
+
+@bp.get("/director/<int:tournament_id>/<int:table_no>/<int:round_no>")
+@login_required
+def director_sheet(tournament_id, table_no, round_no):
+    """A staff view of one table's sheet: verify it, or amend it with a reason."""
+    tournament, table, rnd = _staff_sheet(tournament_id, table_no, round_no)
+    return _director_page(tournament, table, rnd)
+
+
+def _director_page(tournament, table, rnd, status=200, errors=None, conflict=None):
+    view = service.sheet_view(table, rnd)
+    ids = _staff_urls(tournament, table, rnd)
+    return render_template(
+        "table/director_sheet.html", tournament=tournament, table=table, view=view,
+        role=staff_role(tournament), errors=errors or {}, conflict=conflict,
+        verify_form=_versioned(VerifyForm, view), ids=ids,
+        verify_url=url_for("table.verify", **ids),
+        amend_link=lambda game_no: url_for("table.amend", game_no=game_no, **ids),
+        table_link=_link("table.page", table, rnd.number),
+    ), status
+
+
+@bp.post("/director/<int:tournament_id>/<int:table_no>/<int:round_no>/verify")
+@login_required
+def verify(tournament_id, table_no, round_no):
+    """A table guide (or director) marks a submitted sheet verified."""
+    tournament, table, rnd = _staff_sheet(tournament_id, table_no, round_no)
+    form = VerifyForm()
+    form.validate_on_submit()
+    target = url_for("table.director_sheet", tournament_id=tournament.id,
+                     table_no=table.number, round_no=rnd.number)
+    sheet = service.sheet_for(rnd, table)
+    if sheet is None:
+        return _director_page(tournament, table, rnd, 422,
+                              errors={"verify": "This table has entered no game yet."})
+    try:
+        service.verify_sheet(sheet, current_user, version=form.version.data,
+                             key=form.request_key.data)
+    except service.Replayed:
+        return _done(target)
+    except service.SheetError as error:
+        return _director_page(tournament, table, rnd, 409, errors={"verify": error.message})
+    except service.StaleSheet:
+        return _director_page(tournament, table, rnd, 409, conflict=CONFLICT)
+    return _done(target, "Sheet verified.")
+
+
+def _amend_urls(ids, game_no):
+    return (url_for("table.amend", game_no=game_no, **ids),
+            url_for("table.amend_preview", game_no=game_no, **ids))
+
+
+@bp.route("/director/<int:tournament_id>/<int:table_no>/<int:round_no>/game/<int:game_no>",
+          methods=["GET", "POST"])
+@login_required
+def amend(tournament_id, table_no, round_no, game_no):
+    """A director changes a game (also on a locked sheet), always with a written reason."""
+    tournament, table, rnd = _staff_sheet(tournament_id, table_no, round_no, MANAGE)
+    view = service.sheet_view(table, rnd)
+    ids = _staff_urls(tournament, table, rnd)
+    if game_no < 1 or game_no > min(len(view.games) + 1, tournament.games_per_round):
+        abort(404)
+    save_url, preview_url = _amend_urls(ids, game_no)
+    back = url_for("table.director_sheet", **ids)
+    common = dict(director=True, save_url=save_url, preview_url=preview_url)
+    if request.method == "GET":
+        form = GameForm(formdata=None)
+        row = view.game(game_no)
+        if row is not None:
+            form.load(row.record, row.note)
+            form.initials.data = row.initials
+        form.game_no.data = game_no
+        _stamp(form, view, keep_key=False)
+        return _render_entry(**_entry_context(table, view, form, **common), back=back)
+    form = GameForm()
+    form.validate_on_submit()
+    form.game_no.data = game_no
+    try:
+        record = form.record(view.rules)
+        service.save_game(table, rnd, game_no, record, initials=form.initials.data or "",
+                          note=form.note.data or "", version=form.version.data,
+                          key=form.request_key.data, actor=f"{current_user.name} (director)",
+                          user=current_user, reason=form.reason.data or "", director=True)
+    except service.Replayed:
+        return _done(back)
+    except InvalidGame as error:
+        errors = _errors_at_steps(error.field, error.message, form)
+        return _render_entry(422, **_entry_context(table, view, form, errors=errors, **common),
+                             back=back)
+    except service.SheetError as error:
+        errors = _errors_at_steps(error.field, error.message, form)
+        return _render_entry(422, **_entry_context(table, view, form, errors=errors, **common),
+                             back=back)
+    except service.StaleSheet:
+        view = service.sheet_view(table, rnd)
+        _stamp(form, view)
+        return _render_entry(409, **_entry_context(table, view, form, conflict=CONFLICT,
+                                                   **common), back=back)
+    return _done(back, f"Game {game_no} amended.")
+
+
+@bp.post("/director/<int:tournament_id>/<int:table_no>/<int:round_no>/game/<int:game_no>"
+         "/preview")
+@login_required
+def amend_preview(tournament_id, table_no, round_no, game_no):
+    """The live scores while a director amends a game."""
+    tournament, table, rnd = _staff_sheet(tournament_id, table_no, round_no, MANAGE)
+    view = service.sheet_view(table, rnd)
+    ids = _staff_urls(tournament, table, rnd)
+    save_url, preview_url = _amend_urls(ids, game_no)
+    form = GameForm()
+    form.game_no.data = game_no
+    return _render_entry(**_entry_context(table, view, form, director=True, save_url=save_url,
+                                          preview_url=preview_url),
+                         back=url_for("table.director_sheet", **ids))

@@ -1,0 +1,236 @@
+"""The table's forms: one game (a sequence of big-button steps in one form), a player's
+initials, submit, time called, verify, and the director's amendment.
+
+`GameForm.record()` turns what East tapped into a game record for tournament.scoring;
+`GameForm.plan()` says which steps apply and which to reveal next (with JavaScript the
+later steps stay hidden until the earlier ones are answered; without it every step that
+applies is shown, as one long form)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectMultipleField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import Optional
+
+from tournament.rules import RuleSet
+from tournament.scoring import InvalidGame
+
+SEATS = ("E", "S", "W", "N")
+COMMON_VALUES = (25, 30, 35, 40, 50)
+
+# Which step shows the error of each record key.
+FIELD_STEP = {
+    "outcome": "outcome", "winner": "winner", "value": "value", "self_picked": "win_by",
+    "heavenly": "win_by", "discarder": "thrower", "exposures": "exposures",
+    "misnamed_discard": "thrower", "quint": "hand", "jokerless": "hand",
+    "singles_and_pairs": "hand", "misnamer": "misnamer", "intact": "intact",
+    "dead": "extras", "in_error": "extras", "penalties": "extras", "adjustments": "outcome",
+    "initials": "sign", "reason": "reason", "sheet": "sheet", "game": "sheet",
+}
+
+
+def _seat_field(label: str) -> RadioField:
+    return RadioField(label, choices=[(s, s) for s in SEATS], validate_choice=False,
+                      validators=[Optional()])
+
+
+def _seats_field(label: str) -> SelectMultipleField:
+    return SelectMultipleField(label, choices=[(s, s) for s in SEATS], validate_choice=False,
+                               validators=[Optional()])
+
+
+class VersionedForm(FlaskForm):
+    """Every write carries the sheet version it was made against, its idempotency key and
+    the round it is for (so a clock starting the next round changes nothing)."""
+
+    version = IntegerField(validators=[Optional()])
+    request_key = HiddenField()
+    round_no = IntegerField(validators=[Optional()])
+
+
+class GameForm(VersionedForm):
+    game_no = IntegerField(validators=[Optional()])
+    outcome = RadioField("How did the game end?", validate_choice=False,
+                         validators=[Optional()],
+                         choices=[("mahjong", "Mah Jongg"), ("wall", "Wall game"),
+                                  ("time", "Time called")])
+    winner = _seat_field("Who made Mah Jongg?")
+    value = RadioField("Card value", validate_choice=False, validators=[Optional()],
+                       choices=[(str(v), str(v)) for v in COMMON_VALUES])
+    value_other = StringField("Other value", validators=[Optional()])
+    win_by = RadioField("How did they win?", validate_choice=False, validators=[Optional()],
+                        choices=[("self", "Self-picked"), ("thrown", "Thrown"),
+                                 ("heavenly", "Heavenly or earthly hand")])
+    thrower = _seat_field("Who threw the winning tile?")
+    exposures = RadioField("How many exposures did the winner have?", validate_choice=False,
+                           validators=[Optional()],
+                           choices=[(str(n), str(n)) for n in range(5)])
+    misnamed_discard = BooleanField("The thrower misnamed the winning tile")
+    jokerless = BooleanField("Jokerless (no jokers in the hand)")
+    singles_and_pairs = BooleanField("Singles & Pairs hand")
+    quint = BooleanField("Quint hand")
+    misnamer = _seat_field("Who misnamed the discard?")
+    intact = _seat_field("Whose hand is still intact?")
+    in_error = _seats_field("Who declared Mah Jongg in error?")
+    dead = _seats_field("Dead hands")
+    pen_blind_pass_peek = _seats_field("Looked at a blind-pass tile")
+    pen_misnamed_exposure = _seats_field("Misnamed a tile called for an exposure")
+    note = TextAreaField("Note (optional)", validators=[Optional()])
+    initials = StringField("Initials", validators=[Optional()])
+    reason = TextAreaField("Reason for the change", validators=[Optional()])
+
+    # ---- reading what was tapped ------------------------------------------------------
+
+    def outcome_choices(self, rules: RuleSet) -> list[tuple[str, str]]:
+        choices = [("mahjong", "Mah Jongg"), ("wall", "Wall game"), ("time", "Time called")]
+        if rules.misnamed_tile_game:
+            choices.append(("misnamed_tile", "Misnamed discard: game ends"))
+        if rules.mah_jongg_in_error:
+            choices += [("error_all_exposed", "Mah Jongg in error, all hands exposed"),
+                        ("error_one_intact", "Mah Jongg in error, one hand intact")]
+        return choices
+
+    def card_value(self) -> int | None:
+        typed = (self.value_other.data or "").strip()
+        if typed:
+            if not typed.isdigit():
+                raise InvalidGame("value", "Type the card value as a number, like 25.")
+            return int(typed)
+        if self.value.data and str(self.value.data).isdigit():
+            return int(self.value.data)
+        return None
+
+    def record(self, rules: RuleSet) -> dict[str, Any]:
+        """The game record for tournament.scoring (keys of steps that do not apply are
+        left out, so a hidden answer from an earlier choice never counts)."""
+        outcome = self.outcome.data or None
+        record: dict[str, Any] = {"outcome": outcome}
+        if outcome == "mahjong":
+            record["winner"] = self.winner.data or None
+            record["value"] = self.card_value()
+            win_by = self.win_by.data
+            if win_by == "self":
+                record["self_picked"] = True
+            elif win_by == "heavenly":
+                record["heavenly"] = True
+            elif win_by == "thrown":
+                record["discarder"] = self.thrower.data or None
+                exposures = self.exposures.data
+                record["exposures"] = int(exposures) if str(exposures or "").isdigit() else 0
+                if self.misnamed_discard.data and rules.misnamed_discard_penalty is not None:
+                    record["misnamed_discard"] = True
+                if self.quint.data and record["exposures"] == 2:
+                    record["quint"] = True
+            record["jokerless"] = bool(self.jokerless.data)
+            record["singles_and_pairs"] = bool(self.singles_and_pairs.data)
+        elif outcome == "misnamed_tile":
+            record["misnamer"] = self.misnamer.data or None
+        elif outcome == "error_one_intact":
+            record["intact"] = self.intact.data or None
+        if outcome and outcome != "time":
+            record["dead"] = list(dict.fromkeys(self.dead.data or []))
+            record["in_error"] = list(dict.fromkeys(self.in_error.data or []))
+            penalties = []
+            for kind in ("blind_pass_peek", "misnamed_exposure"):
+                for seat in getattr(self, f"pen_{kind}").data or []:
+                    penalties.append({"seat": seat, "kind": kind})
+            record["penalties"] = penalties
+        return {k: v for k, v in record.items() if v not in (None, [], False)} | {
+            "outcome": outcome}
+
+    def load(self, record: dict[str, Any], note: str = "") -> None:
+        """Fill the form from a stored record (to correct a game)."""
+        self.outcome.data = record.get("outcome")
+        self.winner.data = record.get("winner")
+        value = record.get("value")
+        if value in COMMON_VALUES:
+            self.value.data = str(value)
+        elif value:
+            self.value_other.data = str(value)
+        if record.get("self_picked"):
+            self.win_by.data = "self"
+        elif record.get("heavenly"):
+            self.win_by.data = "heavenly"
+        elif record.get("discarder"):
+            self.win_by.data = "thrown"
+        self.thrower.data = record.get("discarder")
+        if record.get("discarder"):
+            self.exposures.data = str(record.get("exposures", 0))
+        for name in ("misnamed_discard", "jokerless", "singles_and_pairs", "quint"):
+            getattr(self, name).data = bool(record.get(name))
+        self.misnamer.data = record.get("misnamer")
+        self.intact.data = record.get("intact")
+        self.dead.data = list(record.get("dead", []))
+        self.in_error.data = list(record.get("in_error", []))
+        for kind in ("blind_pass_peek", "misnamed_exposure"):
+            getattr(self, f"pen_{kind}").data = [
+                p["seat"] for p in record.get("penalties", []) if p["kind"] == kind]
+        self.note.data = note
+
+    # ---- which steps to show ------------------------------------------------------------
+
+    def plan(self, rules: RuleSet) -> dict[str, str]:
+        """{step: "show" | "later" | "skip"}: "later" steps apply but wait (with
+        JavaScript) for an earlier answer; "skip" steps do not apply to this game."""
+        outcome = self.outcome.data
+        mahjong = outcome == "mahjong"
+        thrown = mahjong and self.win_by.data == "thrown"
+        try:
+            has_value = self.card_value() is not None
+        except InvalidGame:
+            has_value = True
+        required = [
+            ("outcome", True, bool(outcome)),
+            ("winner", mahjong, bool(self.winner.data)),
+            ("value", mahjong, has_value),
+            ("win_by", mahjong, bool(self.win_by.data)),
+            ("thrower", thrown, bool(self.thrower.data)),
+            ("exposures", thrown, bool(self.exposures.data)),
+            ("misnamer", outcome == "misnamed_tile", bool(self.misnamer.data)),
+            ("in_error", outcome in ("error_all_exposed", "error_one_intact"),
+             bool(self.in_error.data)),
+            ("intact", outcome == "error_one_intact", bool(self.intact.data)),
+        ]
+        plan: dict[str, str] = {}
+        waiting = False
+        for step, applies, answered in required:
+            if not applies:
+                plan[step] = "skip"
+                continue
+            plan[step] = "later" if waiting else "show"
+            if not answered:
+                waiting = True
+        final = "later" if waiting else "show"
+        plan["hand"] = final if mahjong else "skip"
+        plan["quint"] = ("show" if thrown and self.exposures.data == "2"
+                         and rules.quint_two_exposure_penalty is not None else "skip")
+        plan["extras"] = final if outcome and outcome != "time" else "skip"
+        plan["sign"] = final
+        return plan
+
+
+class InitialForm(VersionedForm):
+    seat = HiddenField()
+    initials = StringField("Initials", validators=[Optional()])
+
+
+class SubmitForm(VersionedForm):
+    pass
+
+
+class TimeCalledForm(VersionedForm):
+    pass
+
+
+class VerifyForm(VersionedForm):
+    pass

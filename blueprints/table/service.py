@@ -1,0 +1,744 @@
+"""A table's scoresheet: reaching a table by its link, which round it plays, saving games,
+initials, submitting, verifying, director amendments, time called and adjustments.
+
+The only bridge between the table's pages and tournament/: every game record is checked
+and scored by tournament.scoring under the tournament's own RuleSet, and the points stored
+on GameEntry are always the EFFECTIVE points (round_lines applied to the whole sheet, so a
+round voided by time called stores 0 everywhere). Standings are then a plain sum.
+
+Writes: one transaction each. A write first bumps the sheet's version with a conditional
+UPDATE (version = the version the form showed), which also takes the write lock on SQLite
+and the row lock on PostgreSQL; a stale version raises StaleSheet. The form's idempotency
+key is stored (models.AppliedRequest) in the same transaction, so a resent save is
+recognised (Replayed) and applied once.
+
+Which round is current for a table (`current_round`): the latest round whose clock is
+running (started, not ended); with no clock running, the first seated round whose sheet at
+this table is not submitted; when every seated round is submitted, the last seated round.
+Scores may be entered whenever the round is seated and its sheet is open, whether or not
+the clock has started (the director may run no clock) and also after time is up or the
+round has ended: the table still has to record the unfinished games and submit."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+from models import (
+    AppliedRequest,
+    GameEntry,
+    Player,
+    Round,
+    RoundSignoff,
+    Scoresheet,
+    Seating,
+    Table,
+    Tournament,
+    User,
+    db,
+    record,
+    utcnow,
+)
+from tournament.movement import table_for
+from tournament.rules import RuleSet
+from tournament.scoring import (
+    PENALTY_RULES,
+    Game,
+    InvalidGame,
+    ScoreLine,
+    round_lines,
+    score_lines,
+    signer,
+)
+
+SEATS = ("E", "S", "W", "N")
+SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+OUTCOME_LABELS = {
+    "mahjong": "Mah Jongg",
+    "wall": "Wall game",
+    "time": "Time called",
+    "misnamed_tile": "Misnamed discard",
+    "error_all_exposed": "Mah Jongg in error, all hands exposed",
+    "error_one_intact": "Mah Jongg in error, one hand intact",
+}
+PENALTY_LABELS = {
+    "blind_pass_peek": "Looked at a blind-pass tile",
+    "misnamed_exposure": "Misnamed a tile called for an exposure",
+}
+
+
+class BadLink(Exception):
+    """A table link whose code, number or token does not match (or was rotated)."""
+
+
+class SheetError(Exception):
+    """A write refused in plain words; `field` names the form field it concerns."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+class StaleSheet(Exception):
+    """The form showed an older version of the sheet than the stored one."""
+
+    def __init__(self, sheet: Scoresheet | None = None):
+        super().__init__("stale sheet")
+        self.sheet = sheet
+
+
+class Replayed(Exception):
+    """This request's key was applied before: answer as if it succeeded."""
+
+    def __init__(self, sheet: Scoresheet | None = None):
+        super().__init__("replayed request")
+        self.sheet = sheet
+
+
+# ---- reading ----------------------------------------------------------------------------
+
+
+def rules_of(tournament: Tournament) -> RuleSet:
+    return RuleSet.from_dict(tournament.rules)
+
+
+def table_from_link(code: str, number: int, token: str | None) -> Table:
+    """The table this QR link opens, or BadLink (wrong code, number or token)."""
+    table = db.session.scalar(
+        select(Table).join(Tournament, Tournament.id == Table.tournament_id)
+        .where(Tournament.code == (code or "").strip().upper(), Table.number == number)
+    )
+    if table is None or not token or not secrets.compare_digest(table.token, str(token)):
+        raise BadLink()
+    return table
+
+
+def table_by_number(tournament: Tournament, number: int) -> Table | None:
+    return db.session.scalar(
+        select(Table).where(Table.tournament_id == tournament.id, Table.number == number)
+    )
+
+
+def seated_rounds(tournament: Tournament) -> list[Round]:
+    """The tournament's rounds that have seats, in order."""
+    return list(db.session.scalars(
+        select(Round).where(Round.tournament_id == tournament.id,
+                            Round.id.in_(select(Seating.round_id)))
+        .order_by(Round.number)
+    ))
+
+
+def round_by_number(tournament: Tournament, number: int) -> Round | None:
+    return db.session.scalar(
+        select(Round).where(Round.tournament_id == tournament.id, Round.number == number)
+    )
+
+
+def sheet_for(round_: Round, table: Table) -> Scoresheet | None:
+    return db.session.scalar(
+        select(Scoresheet).where(Scoresheet.round_id == round_.id,
+                                 Scoresheet.table_id == table.id)
+    )
+
+
+def current_round(table: Table) -> Round | None:
+    """The round this table plays now (see the module docstring for the reading)."""
+    rounds = seated_rounds(table.tournament)
+    running = [r for r in rounds if r.started_at is not None and r.ended_at is None]
+    if running:
+        return running[-1]
+    for rnd in rounds:
+        sheet = sheet_for(rnd, table)
+        if sheet is None or sheet.state == "open":
+            return rnd
+    return rounds[-1] if rounds else None
+
+
+def seats_of(round_: Round, table: Table) -> dict[str, Player]:
+    """{seat: player} at this table in this round, in E, S, W, N order."""
+    rows = db.session.execute(
+        select(Seating.seat, Player).join(Player, Player.id == Seating.player_id)
+        .where(Seating.round_id == round_.id, Seating.table_id == table.id)
+    )
+    found = {seat: player for seat, player in rows}
+    return {seat: found[seat] for seat in SEATS if seat in found}
+
+
+def next_tables(round_: Round, table: Table) -> dict[str, int | None]:
+    """{seat: table number next round} for this table's players (None after the last
+    round). The next round's stored seating when it exists, else tournament.movement."""
+    tournament = table.tournament
+    if round_.number >= tournament.rounds:
+        return dict.fromkeys(SEATS)
+    nxt = round_by_number(tournament, round_.number + 1)
+    seats = seats_of(round_, table)
+    answer: dict[str, int | None] = {}
+    stored: dict[int, int] = {}
+    if nxt is not None:
+        rows = db.session.execute(
+            select(Seating.player_id, Table.number).join(Table, Table.id == Seating.table_id)
+            .where(Seating.round_id == nxt.id)
+        )
+        stored = dict(rows.all())
+    tables = len(tournament.tables)
+    for seat in SEATS:
+        player = seats.get(seat)
+        if player is not None and player.id in stored:
+            answer[seat] = stored[player.id]
+        else:
+            answer[seat] = table_for(seat, table.number, 2, tables)
+    return answer
+
+
+def clock_state(round_: Round, now=None) -> str:
+    """The round clock's state from its stored instants (tournament.clock)."""
+    from tournament.clock import RoundClock
+
+    clock = RoundClock(duration_seconds=round_.duration_seconds, started_at=round_.started_at,
+                       paused_at=round_.paused_at, paused_seconds=round_.paused_seconds,
+                       ended_at=round_.ended_at)
+    return clock.state(now or utcnow())
+
+
+# ---- the sheet as shown -----------------------------------------------------------------
+
+
+@dataclass
+class GameRow:
+    number: int
+    outcome: str
+    label: str
+    points: dict[str, int]
+    lines: list[ScoreLine]
+    signer: str | None
+    initials: str
+    note: str
+    record: dict[str, Any]
+
+
+@dataclass
+class SheetView:
+    """Everything a page shows about one table's sheet for one round."""
+
+    tournament: Tournament
+    table: Table
+    round: Round
+    rules: RuleSet
+    sheet: Scoresheet | None
+    seats: dict[str, Player]
+    games: list[GameRow] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
+    signoffs: dict[str, str] = field(default_factory=dict)
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    amended_by: str = ""
+    verified_by: str = ""
+
+    @property
+    def state(self) -> str:
+        return self.sheet.state if self.sheet else "open"
+
+    @property
+    def version(self) -> int:
+        return self.sheet.version if self.sheet else 1
+
+    @property
+    def games_per_round(self) -> int:
+        return self.tournament.games_per_round
+
+    @property
+    def complete(self) -> bool:
+        return len(self.games) >= self.games_per_round
+
+    @property
+    def next_game(self) -> int | None:
+        return None if self.complete else len(self.games) + 1
+
+    @property
+    def is_open(self) -> bool:
+        return self.state == "open"
+
+    @property
+    def all_initialled(self) -> bool:
+        return all(seat in self.signoffs for seat in self.seats)
+
+    @property
+    def initials_required(self) -> bool:
+        return self.rules.round_signoff_all
+
+    @property
+    def can_submit(self) -> bool:
+        return self.is_open and self.complete and (
+            self.all_initialled or not self.initials_required)
+
+    @property
+    def round_voided(self) -> bool:
+        return self.rules.time_called_zeroes == "round" and any(
+            g.outcome == "time" for g in self.games)
+
+    def name(self, seat: str) -> str:
+        player = self.seats.get(seat)
+        return player.name if player else SEAT_NAMES[seat]
+
+    def person(self, seat: str) -> str:
+        """"Ruth Abrams (West)"."""
+        return f"{self.name(seat)} ({SEAT_NAMES[seat]})"
+
+    def game(self, number: int) -> GameRow | None:
+        for row in self.games:
+            if row.number == number:
+                return row
+        return None
+
+
+def outcome_label(record_: dict[str, Any], view: SheetView | None = None) -> str:
+    outcome = record_.get("outcome")
+    label = OUTCOME_LABELS.get(outcome, str(outcome))
+    if outcome == "mahjong" and record_.get("winner"):
+        winner = record_["winner"]
+        who = view.name(winner) if view else SEAT_NAMES[winner]
+        label = f"Mah Jongg: {who}"
+    return label
+
+
+def sheet_view(table: Table, round_: Round) -> SheetView:
+    tournament = table.tournament
+    rules = rules_of(tournament)
+    sheet = sheet_for(round_, table)
+    view = SheetView(tournament=tournament, table=table, round=round_, rules=rules,
+                     sheet=sheet, seats=seats_of(round_, table))
+    view.totals = dict.fromkeys(SEATS, 0)
+    if sheet is None:
+        return view
+    entries = list(sheet.games)
+    games = [Game.from_dict(entry.record) for entry in entries]
+    all_lines = round_lines(rules, games) if games else []
+    for entry, lines in zip(entries, all_lines, strict=True):
+        view.games.append(GameRow(
+            number=entry.number, outcome=entry.record.get("outcome", ""),
+            label=outcome_label(entry.record, view), points=entry.points, lines=lines,
+            signer=entry.signer, initials=entry.initials, note=entry.note,
+            record=entry.record,
+        ))
+        for seat in SEATS:
+            view.totals[seat] += entry.points[seat]
+    view.signoffs = {s.seat: s.initials for s in sheet.signoffs}
+    view.pending = list(sheet.pending_adjustments or [])
+    if sheet.amended_by_id:
+        user = db.session.get(User, sheet.amended_by_id)
+        view.amended_by = user.name if user else "a director"
+    if sheet.verified_by_id:
+        user = db.session.get(User, sheet.verified_by_id)
+        view.verified_by = user.name if user else "a table guide"
+    return view
+
+
+# ---- previewing a game ------------------------------------------------------------------
+
+
+@dataclass
+class Preview:
+    """A game record as East has it so far: its scores, lines and signer, or the problem."""
+
+    points: dict[str, int] | None = None
+    lines: list[ScoreLine] = field(default_factory=list)
+    signer: str | None = None
+    error: InvalidGame | None = None
+
+
+def preview(rules: RuleSet, record_: dict[str, Any]) -> Preview:
+    """Score a record without storing it (the live scores while East enters)."""
+    try:
+        game = Game.from_dict(record_, rules)
+    except InvalidGame as error:
+        return Preview(error=error)
+    lines = score_lines(rules, game)
+    points = dict.fromkeys(SEATS, 0)
+    for line in lines:
+        points[line.seat] += line.points
+    return Preview(points=points, lines=lines, signer=signer(rules, game))
+
+
+# ---- writing ----------------------------------------------------------------------------
+
+
+def _applied(key: str | None) -> bool:
+    return bool(key) and db.session.get(AppliedRequest, key) is not None
+
+
+def ensure_sheet(round_: Round, table: Table) -> Scoresheet:
+    """This round's sheet for this table, created (committed on its own) if missing."""
+    sheet = sheet_for(round_, table)
+    if sheet is not None:
+        return sheet
+    try:
+        sheet = Scoresheet(round_id=round_.id, table_id=table.id, version=1, state="open",
+                           pending_adjustments=[])
+        db.session.add(sheet)
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        sheet = sheet_for(round_, table)
+        assert sheet is not None
+    return sheet
+
+
+def _begin_write(sheet: Scoresheet, version: int | None, key: str | None) -> Scoresheet:
+    """Bump the version if it is still `version` (None: whatever it is), record the key.
+    Raises Replayed or StaleSheet. Returns the sheet, freshly loaded."""
+    if _applied(key):
+        db.session.rollback()
+        raise Replayed(sheet)
+    condition = [Scoresheet.id == sheet.id]
+    if version is not None:
+        condition.append(Scoresheet.version == version)
+    result = db.session.execute(
+        update(Scoresheet).where(*condition)
+        .values(version=Scoresheet.version + 1, updated_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        db.session.rollback()
+        fresh = db.session.get(Scoresheet, sheet.id, populate_existing=True)
+        if _applied(key):
+            raise Replayed(fresh)
+        raise StaleSheet(fresh)
+    if key:
+        db.session.add(AppliedRequest(key=key[:64], sheet_id=sheet.id))
+    db.session.expire(sheet)
+    return db.session.get(Scoresheet, sheet.id, populate_existing=True)
+
+
+def _commit(key: str | None, sheet: Scoresheet) -> None:
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        if _applied(key):
+            raise Replayed(db.session.get(Scoresheet, sheet.id)) from None
+        raise
+
+
+def _rescore(sheet: Scoresheet, rules: RuleSet) -> None:
+    """Store every game's effective points (time called applied to the whole round)."""
+    entries = sorted(sheet.games, key=lambda e: e.number)
+    if not entries:
+        return
+    games = [Game.from_dict(entry.record) for entry in entries]
+    for entry, lines in zip(entries, round_lines(rules, games), strict=True):
+        points = dict.fromkeys(SEATS, 0)
+        for line in lines:
+            points[line.seat] += line.points
+        entry.points = points
+
+
+def _totals(sheet: Scoresheet) -> dict[str, int]:
+    totals = dict.fromkeys(SEATS, 0)
+    for entry in sheet.games:
+        for seat in SEATS:
+            totals[seat] += entry.points[seat]
+    return totals
+
+
+def _clear_changed_signoffs(sheet: Scoresheet, before: dict[str, int]) -> list[str]:
+    """A player's initials stand for a total; drop those whose total changed."""
+    after = _totals(sheet)
+    cleared = []
+    for signoff in list(sheet.signoffs):
+        if before.get(signoff.seat) != after.get(signoff.seat):
+            cleared.append(signoff.seat)
+            sheet.signoffs.remove(signoff)
+    return cleared
+
+
+def _check_initials(initials: str, field_name: str = "initials") -> str:
+    initials = (initials or "").strip()
+    if not initials:
+        raise SheetError(field_name, "Please write your initials.")
+    if len(initials) > 8:
+        raise SheetError(field_name, "Initials are at most 8 letters.")
+    return initials
+
+
+def _subject(sheet: Scoresheet) -> str:
+    return f"sheet:{sheet.id}"
+
+
+def _merge_pending(sheet: Scoresheet, number: int, record_: dict[str, Any]) -> dict[str, Any]:
+    pending = list(sheet.pending_adjustments or [])
+    mine = [p for p in pending if p.get("game") == number]
+    if not mine:
+        return record_
+    merged = dict(record_)
+    merged["adjustments"] = list(record_.get("adjustments", [])) + [
+        {"seat": p["seat"], "points": p["points"], "reason": p["reason"]} for p in mine]
+    sheet.pending_adjustments = [p for p in pending if p.get("game") != number]
+    return merged
+
+
+def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any], *,
+              initials: str, note: str = "", version: int | None, key: str | None,
+              actor: str = "", user: User | None = None, reason: str = "",
+              director: bool = False) -> Scoresheet:
+    """Save game `number` (the next game, or a correction of an entered one).
+
+    Checks the record under the tournament's rules (InvalidGame), the signer's initials
+    (SheetError), the version (StaleSheet) and the key (Replayed); then stores the game
+    and every game's effective points, and audits before/after, all in one transaction.
+    A director (`director=True`) may change a submitted sheet, with a written reason."""
+    tournament = table.tournament
+    rules = rules_of(tournament)
+    sheet = ensure_sheet(round_, table)
+    if _applied(key):
+        raise Replayed(sheet)
+    if director and not (reason or "").strip():
+        raise SheetError("reason", "Write the reason for this change; it is shown to the "
+                         "table and kept in the record.")
+    game = Game.from_dict(record_, rules)
+    clean = game.to_dict()
+    # Adjustments already on the game are the director's: a correction keeps them.
+    existing = next((e for e in sheet.games if e.number == number), None)
+    if existing is not None and existing.record.get("adjustments") and not director:
+        clean["adjustments"] = existing.record["adjustments"]
+    who_signs = signer(rules, game)
+    if director:
+        initials = (initials or "").strip()[:8] or (existing.initials if existing else "")
+    else:
+        initials = _check_initials(initials)
+    sheet = _begin_write(sheet, version, key)
+    if sheet.state != "open" and not director:
+        db.session.rollback()
+        raise SheetError("sheet", "This sheet was submitted. Only the director can change "
+                         "it now.")
+    count = len(sheet.games)
+    if number < 1 or number > min(count + 1, tournament.games_per_round):
+        db.session.rollback()
+        if number == count + 1 or number > tournament.games_per_round:
+            raise SheetError("game", f"This round has {tournament.games_per_round} games; "
+                             "they are all entered.")
+        raise StaleSheet(sheet)
+    clean = _merge_pending(sheet, number, clean)
+    Game.from_dict(clean, rules)  # the merged adjustments are checked too
+    before_totals = _totals(sheet)
+    entry = next((e for e in sheet.games if e.number == number), None)
+    before = None
+    if entry is None:
+        entry = GameEntry(number=number, record=clean, signer=who_signs, initials=initials,
+                          note=(note or "").strip()[:280])
+        sheet.games.append(entry)
+    else:
+        before = {"record": entry.record, "points": entry.points, "initials": entry.initials}
+        entry.record = clean
+        entry.signer = who_signs
+        entry.initials = initials
+        entry.note = (note or "").strip()[:280]
+    db.session.flush()
+    _rescore(sheet, rules)
+    cleared = _clear_changed_signoffs(sheet, before_totals)
+    now = utcnow()
+    if director:
+        sheet.amended_at, sheet.amended_by_id = now, user.id if user else None
+        sheet.amend_reason = reason.strip()
+    action = ("sheet.amend" if director else
+              "game.correct" if before is not None else "game.save")
+    record(action, tournament_id=tournament.id, subject=_subject(sheet),
+           before=before, after={"game": number, "record": clean, "points": entry.points,
+                                 "initials": initials, "signoffs_cleared": cleared},
+           reason=(reason or "").strip(), actor=actor or f"Table {table.number} (East)",
+           actor_user_id=user.id if user else None)
+    _commit(key, sheet)
+    return sheet
+
+
+def record_time_called(table: Table, round_: Round, *, version: int | None, key: str | None,
+                       actor: str = "") -> Scoresheet:
+    """Enter every game not yet played as "time called"; under a rule set where time
+    called zeroes the round, every game of this sheet then stores 0."""
+    tournament = table.tournament
+    rules = rules_of(tournament)
+    sheet = ensure_sheet(round_, table)
+    if _applied(key):
+        raise Replayed(sheet)
+    sheet = _begin_write(sheet, version, key)
+    if sheet.state != "open":
+        db.session.rollback()
+        raise SheetError("sheet", "This sheet was submitted. Only the director can change "
+                         "it now.")
+    count = len(sheet.games)
+    if count >= tournament.games_per_round:
+        db.session.rollback()
+        raise SheetError("time", "Every game of this round is already entered.")
+    before_totals = _totals(sheet)
+    before_points = {e.number: e.points for e in sheet.games}
+    added = []
+    for number in range(count + 1, tournament.games_per_round + 1):
+        clean = _merge_pending(sheet, number, {"outcome": "time"})
+        Game.from_dict(clean, rules)
+        sheet.games.append(GameEntry(number=number, record=clean, signer=None, initials=""))
+        added.append(number)
+    db.session.flush()
+    _rescore(sheet, rules)
+    cleared = _clear_changed_signoffs(sheet, before_totals)
+    record("game.time_called", tournament_id=tournament.id, subject=_subject(sheet),
+           before={"points": before_points},
+           after={"games": added, "points": {e.number: e.points for e in sheet.games},
+                  "zeroes": rules.time_called_zeroes, "signoffs_cleared": cleared},
+           actor=actor or f"Table {table.number} (East)")
+    _commit(key, sheet)
+    return sheet
+
+
+def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
+               version: int | None, key: str | None) -> Scoresheet:
+    """A player's initials beside their round total (every game must be entered)."""
+    if seat not in SEATS:
+        raise SheetError("seat", "Choose your seat.")
+    sheet = ensure_sheet(round_, table)
+    if _applied(key):
+        raise Replayed(sheet)
+    initials = _check_initials(initials, f"initials_{seat}")
+    sheet = _begin_write(sheet, version, key)
+    if sheet.state != "open":
+        db.session.rollback()
+        raise SheetError("sheet", "This sheet was submitted; it is locked.")
+    if len(sheet.games) < table.tournament.games_per_round:
+        db.session.rollback()
+        raise SheetError(f"initials_{seat}", "Enter every game first (or record the rest "
+                         "as time called), then initial the round total.")
+    current = next((s for s in sheet.signoffs if s.seat == seat), None)
+    before = current.initials if current else None
+    if current is None:
+        sheet.signoffs.append(RoundSignoff(seat=seat, initials=initials, signed_at=utcnow()))
+    else:
+        current.initials, current.signed_at = initials, utcnow()
+    record("round.initial", tournament_id=table.tournament_id, subject=_subject(sheet),
+           before={"seat": seat, "initials": before},
+           after={"seat": seat, "initials": initials, "total": _totals(sheet)[seat]},
+           actor=f"Table {table.number} ({SEAT_NAMES[seat]})")
+    _commit(key, sheet)
+    return sheet
+
+
+def submit_sheet(table: Table, round_: Round, *, version: int | None, key: str | None,
+                 actor: str = "") -> Scoresheet:
+    """East submits the round: the sheet is locked (changes only by the director)."""
+    rules = rules_of(table.tournament)
+    sheet = ensure_sheet(round_, table)
+    if _applied(key):
+        raise Replayed(sheet)
+    sheet = _begin_write(sheet, version, key)
+    if sheet.state != "open":
+        db.session.rollback()
+        raise SheetError("sheet", "This sheet was already submitted.")
+    if len(sheet.games) < table.tournament.games_per_round:
+        db.session.rollback()
+        raise SheetError("submit", "Enter every game first (or record the rest as time "
+                         "called).")
+    signed = {s.seat for s in sheet.signoffs}
+    missing = [SEAT_NAMES[s] for s in SEATS if s not in signed]
+    if rules.round_signoff_all and missing:
+        db.session.rollback()
+        raise SheetError("submit", "Every player initials their round total first. "
+                         f"Still to initial: {', '.join(missing)}.")
+    sheet.state, sheet.submitted_at = "submitted", utcnow()
+    sheet.submitted_by = (actor or f"Table {table.number} (East)")[:80]
+    record("sheet.submit", tournament_id=table.tournament_id, subject=_subject(sheet),
+           before={"state": "open"},
+           after={"state": "submitted", "totals": _totals(sheet)},
+           actor=sheet.submitted_by)
+    _commit(key, sheet)
+    return sheet
+
+
+def verify_sheet(sheet: Scoresheet, user: User, *, version: int | None,
+                 key: str | None) -> Scoresheet:
+    """A table guide (or director) checked the submitted sheet at the table."""
+    if _applied(key):
+        raise Replayed(sheet)
+    sheet = _begin_write(sheet, version, key)
+    if sheet.state != "submitted":
+        db.session.rollback()
+        raise SheetError("verify", "Only a submitted sheet can be verified."
+                         if sheet.state == "open" else "This sheet is already verified.")
+    sheet.state, sheet.verified_at, sheet.verified_by_id = "verified", utcnow(), user.id
+    record("sheet.verify", tournament_id=sheet.table.tournament_id, subject=_subject(sheet),
+           before={"state": "submitted"}, after={"state": "verified"},
+           actor=user.name, actor_user_id=user.id)
+    _commit(key, sheet)
+    return sheet
+
+
+def add_adjustment(table: Table, round_no: int, seat: str, points: int, reason: str,
+                   user: User | None, game_no: int | None = None) -> Scoresheet:
+    """A director's ruling worth `points` to `seat` in game `game_no` of round `round_no`
+    (None: the game in progress, i.e. games entered + 1, at most games_per_round).
+
+    On a game already entered: appended to its record's "adjustments" and the sheet is
+    re-scored. On a game not entered yet: kept in sheet.pending_adjustments and merged
+    into the record when East saves that game. Bumps the version and writes an audit row.
+    Raises InvalidGame (bad seat, 0 points, no reason) or ValueError (no such round).
+
+    Does NOT commit: the caller commits it with its own change (e.g. the resolved call),
+    so the ruling and its points are one transaction."""
+    tournament = table.tournament
+    rules = rules_of(tournament)
+    round_ = round_by_number(tournament, round_no)
+    if round_ is None:
+        raise ValueError(f"There is no round {round_no} yet.")
+    adjustment = {"seat": seat, "points": points, "reason": (reason or "").strip()}
+    Game.from_dict({"outcome": "wall", "adjustments": [adjustment]})  # checks seat/points/reason
+    sheet = sheet_for(round_, table)
+    if sheet is None:
+        # version 2: a table page that showed "no sheet yet" (version 1) is now stale
+        sheet = Scoresheet(round_id=round_.id, table_id=table.id, version=2, state="open",
+                           pending_adjustments=[])
+        db.session.add(sheet)
+        db.session.flush()
+    else:
+        db.session.execute(
+            update(Scoresheet).where(Scoresheet.id == sheet.id)
+            .values(version=Scoresheet.version + 1, updated_at=utcnow())
+            .execution_options(synchronize_session=False))
+        db.session.expire(sheet)
+        sheet = db.session.get(Scoresheet, sheet.id, populate_existing=True)
+    count = len(sheet.games)
+    if game_no is None:
+        game_no = min(count + 1, tournament.games_per_round)
+    if not 1 <= game_no <= tournament.games_per_round:
+        raise InvalidGame("adjustments", f"This round has games 1 to "
+                          f"{tournament.games_per_round}.")
+    entry = next((e for e in sheet.games if e.number == game_no), None)
+    if entry is not None:
+        before = {"record": entry.record, "points": entry.points}
+        new_record = dict(entry.record)
+        new_record["adjustments"] = list(entry.record.get("adjustments", [])) + [adjustment]
+        Game.from_dict(new_record, rules)
+        before_totals = _totals(sheet)
+        entry.record = new_record
+        _rescore(sheet, rules)
+        _clear_changed_signoffs(sheet, before_totals)
+        after = {"game": game_no, "record": new_record, "points": entry.points}
+    else:
+        before = {"pending": list(sheet.pending_adjustments or [])}
+        sheet.pending_adjustments = list(sheet.pending_adjustments or []) + [
+            {"game": game_no, **adjustment}]
+        after = {"pending": sheet.pending_adjustments}
+    if sheet.state != "open":
+        sheet.amended_at = utcnow()
+        sheet.amended_by_id = user.id if user else None
+        sheet.amend_reason = adjustment["reason"]
+    record("sheet.adjust", tournament_id=tournament.id, subject=_subject(sheet),
+           before=before, after=after, reason=adjustment["reason"],
+           actor=user.name if user else "director", actor_user_id=user.id if user else None)
+    db.session.flush()
+    return sheet
+
+
+def penalty_kinds(rules: RuleSet) -> list[tuple[str, str]]:
+    """The penalties this rule set has, as (kind, label)."""
+    return [(kind, PENALTY_LABELS[kind]) for kind, rule in PENALTY_RULES.items()
+            if getattr(rules, rule) is not None]

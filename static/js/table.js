@@ -1,0 +1,50 @@
+// The table's pages: progressive steps, quick card values, and keeping East's entry when
+// a request fails. No framework; the CSP forbids inline scripts.
+(function () {
+  "use strict";
+  // With JavaScript, later steps stay hidden until the earlier ones are answered (CSS).
+  document.documentElement.classList.add("js");
+
+  // Let htmx swap a refused save (422: fix at the field) or a conflict (409: the current
+  // sheet) into the page, as it does a success; other errors keep the page as it is.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    if (status === 422 || status === 409) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  function say(text) {
+    var box = document.getElementById("send-status");
+    if (box) { box.textContent = text; }
+  }
+  document.addEventListener("htmx:sendError", function () {
+    say("Not sent: no connection. Your entry is kept here; tap Save again when the Wi-Fi is back.");
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr.status;
+    if (status !== 422 && status !== 409) {
+      say("The server could not save this (error " + status + "). Your entry is kept; try again.");
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.successful) { say(""); }
+  });
+
+  // A quick card value and a typed one are the same answer: choosing one clears the other.
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target.name === "value" && target.type === "radio") {
+      var other = document.getElementById("value_other");
+      if (other) { other.value = ""; }
+    }
+  }, true);
+  document.addEventListener("input", function (event) {
+    if (event.target.id === "value_other" && event.target.value) {
+      document.querySelectorAll("input[name=value]").forEach(function (radio) {
+        radio.checked = false;
+      });
+    }
+  }, true);
+})();

@@ -1,0 +1,74 @@
+"""Fixtures for the table's view tests: a seated tournament's table, its link, and a
+helper that posts one game the way East's phone does."""
+
+from __future__ import annotations
+
+import pytest
+
+from models import Round, db
+from tests.conftest import make_tournament
+
+
+@pytest.fixture
+def tnt(director):
+    """A seated 2-table TNT tournament (8 players, 2 rounds)."""
+    return make_tournament(director, players=8, rounds=2)
+
+
+@pytest.fixture
+def hidden(director):
+    return make_tournament(director, players=8, rounds=2, preset="hidden-tile",
+                           name="HTM Open", code="HTM111")
+
+
+class TableClient:
+    """East's phone at one table: URLs carry the table's token."""
+
+    def __init__(self, client, tournament, number=1):
+        self.client = client
+        self.tournament = tournament
+        self.table = next(t for t in tournament.tables if t.number == number)
+        self.base = f"/t/{tournament.code}/{number}"
+
+    def url(self, path="", **params):
+        params = {"k": self.table.token, **params}
+        query = "&".join(f"{k}={v}" for k, v in params.items())
+        return f"{self.base}{path}?{query}"
+
+    def get(self, path="", **params):
+        return self.client.get(self.url(path, **params))
+
+    def post(self, path, data, headers=None, **params):
+        return self.client.post(self.url(path, **params), data=data, headers=headers or {})
+
+    def sheet(self, round_no=1):
+        from blueprints.table import service
+
+        rnd = db.session.scalar(db.select(Round).where(
+            Round.tournament_id == self.tournament.id, Round.number == round_no))
+        db.session.expire_all()
+        return service.sheet_for(rnd, self.table)
+
+    def version(self, round_no=1):
+        sheet = self.sheet(round_no)
+        return sheet.version if sheet else 1
+
+    def save(self, game_no, initials="AB", key=None, version=None, round_no=1, headers=None,
+             **fields):
+        import secrets
+
+        data = {"game_no": game_no, "round_no": round_no,
+                "version": version if version is not None else self.version(round_no),
+                "request_key": key or secrets.token_urlsafe(8), "initials": initials}
+        data.update(fields)
+        return self.post("/game", data, headers=headers)
+
+
+@pytest.fixture
+def east(client, tnt):
+    return TableClient(client, tnt)
+
+
+@pytest.fixture
+def east_htm(client, hidden):
+    return TableClient(client, hidden)
