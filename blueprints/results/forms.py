@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import HiddenField, IntegerField, RadioField, StringField, SubmitField
+from wtforms import HiddenField, IntegerField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length, NumberRange
 
 
@@ -25,9 +25,8 @@ class TieForm(FlaskForm):
 
     competition = HiddenField(validators=[InputRequired()])
     group = HiddenField(validators=[InputRequired()])
-    decision = RadioField("Decision", choices=[("draw", "Record the draw's order"),
-                                               ("shared", "Leave the places shared")],
-                          default="draw")
+    # "draw" (record the order) or "shared" (leave the places shared); radios in the page.
+    decision = StringField("Decision", default="draw")
     note = StringField("Note (optional)", validators=[Length(max=500)])
     submit = SubmitField("Save decision")
 

@@ -125,7 +125,7 @@ def decide_tie(tournament_id):
     if not form.validate_on_submit():
         return _director_page(tournament, 422, tie_errors={group: "Please choose a decision."})
     order = None
-    if form.decision.data == "draw":
+    if form.decision.data != "shared":
         order, error = form.places(request.form)
         if error:
             return _director_page(tournament, 422, tie_errors={group: error})

@@ -1,0 +1,201 @@
+"""The JSON backup: export, import into an empty database, export again: identical.
+Through the service, the CLI command and the director's upload."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import timedelta
+
+import pytest
+
+from blueprints.results import backup, service
+from models import (
+    Announcement,
+    AuditEvent,
+    CallClaim,
+    Competition,
+    CompetitionEntry,
+    DirectorCall,
+    Player,
+    RoundSignoff,
+    Substitution,
+    Tournament,
+    TournamentStaff,
+    User,
+    db,
+    record,
+    utcnow,
+)
+from tests.conftest import make_tournament, make_user, sign_in
+from tests.results.conftest import WALL, add_sheet, win
+
+
+def rich_tournament(director):
+    """A tournament touching every table a backup carries."""
+    tournament = make_tournament(director, players=8, rounds=3, code="RICH26")
+    guide = make_user("gus@example.com", "Gus Guide")
+    tournament.staff.append(TournamentStaff(user=guide, role="table-guide"))
+    sub = Player(number=50, name="House Sub", is_substitute=True)
+    tournament.players.append(sub)
+    db.session.flush()
+    leaver = tournament.players[1]
+    leaver.withdrawn_from_round = 3
+    db.session.add(Substitution(tournament_id=tournament.id, player_id=leaver.id,
+                                substitute_id=sub.id, from_round=3))
+    mini = Competition(tournament_id=tournament.id, kind="mini", name="Mini", first_round=2,
+                       last_round=3, entrants_only=True)
+    mini.entries = [CompetitionEntry(player_id=tournament.players[0].id)]
+    db.session.add(mini)
+    db.session.commit()
+    sheet = add_sheet(tournament, 1, 1, [win("E", jokerless=True), win("S", discarder="W"),
+                                         WALL])
+    sheet.signoffs.append(RoundSignoff(seat="E", initials="AB"))
+    sheet.pending_adjustments = [{"game": 4, "seat": "N", "points": -10, "reason": "peek"}]
+    add_sheet(tournament, 1, 2, [win("N")], state="open")
+    add_sheet(tournament, 2, 1, [win("E")])
+    add_sheet(tournament, 3, 2, [win("W")], state="verified")
+    rnd = sheet.round
+    rnd.started_at = utcnow() - timedelta(hours=1)
+    rnd.ended_at = utcnow()
+    call = DirectorCall(tournament_id=tournament.id, table_id=sheet.table_id, round_id=rnd.id,
+                        reason="ruling", note="dead hand?", state="resolved",
+                        ruling="Hand is dead", resolved_at=utcnow(), resolved_by_id=director.id)
+    call.claims.append(CallClaim(user_id=guide.id, released_at=utcnow()))
+    call.claims.append(CallClaim(user_id=director.id))
+    db.session.add(call)
+    db.session.add(Announcement(tournament_id=tournament.id, text="Lunch at noon",
+                                created_by_id=director.id))
+    db.session.flush()
+    record("call.resolve", tournament_id=tournament.id, subject=f"call:{call.id}",
+           before={"state": "open"}, after={"state": "resolved"}, actor="Ann",
+           actor_user_id=director.id)
+    record("sheet.amend", tournament_id=tournament.id, subject=f"sheet:{sheet.id}",
+           reason="typo", actor="Ann", actor_user_id=director.id)
+    record("odd.subject", tournament_id=tournament.id, subject="something:else")
+    db.session.commit()
+    tournament.prize_places = 2
+    db.session.commit()
+    lines = service.board(tournament).main.lines
+    tied = [line.player.id for line in lines if line.rank == lines[1].rank]
+    if len(tied) > 1:
+        service.decide_tie(tournament, "main", tied, tied, director, "bag draw")
+    mini_key = service.competition_key(mini)
+    db.session.add(service.Tiebreak(tournament_id=tournament.id, competition_key=mini_key,
+                                    player_ids=[tournament.players[0].id], note="odd"))
+    db.session.commit()
+    return tournament
+
+
+def wipe():
+    """Empty every table, as a fresh hosted site would be."""
+    db.session.rollback()
+    for table in reversed(db.metadata.sorted_tables):
+        db.session.execute(table.delete())
+    db.session.commit()
+
+
+def as_text(data):
+    return json.dumps(data, sort_keys=True, indent=1)
+
+
+def test_export_import_export_is_identical(director):
+    tournament = rich_tournament(director)
+    first = backup.export_tournament(tournament)
+    assert len(first["sheets"]) == 4 and len(first["calls"][0]["claims"]) == 2
+    assert any(a["subject"].startswith("call#") for a in first["audit"])
+    assert all("password" not in json.dumps(u) for u in first["users"])
+    wipe()
+    importer = make_user()                                   # the same director's account
+    imported, passwords = backup.import_tournament(json.loads(as_text(first)), importer)
+    assert set(passwords) == {"gus@example.com"}             # created, password shown once
+    second = backup.export_tournament(db.session.get(Tournament, imported.id))
+    assert as_text(second) == as_text(first)
+
+
+def test_imported_standings_and_audit_subjects_point_at_the_new_rows(director):
+    tournament = rich_tournament(director)
+    before = [(line.rank, line.player.number, line.total)
+              for line in service.board(tournament).main.lines]
+    data = backup.export_tournament(tournament)
+    wipe()
+    imported, _ = backup.import_tournament(data, make_user())
+    after = [(line.rank, line.player.number, line.total)
+             for line in service.board(imported).main.lines]
+    assert after == before
+    call = db.session.query(DirectorCall).one()
+    resolved = db.session.query(AuditEvent).filter_by(action="call.resolve").one()
+    assert resolved.subject == f"call:{call.id}"
+    assert db.session.query(AuditEvent).filter_by(action="backup.import").one().tournament_id \
+        is None
+
+
+def test_import_next_to_other_tournaments_and_refuses_a_second_copy(director):
+    tournament = rich_tournament(director)
+    data = backup.export_tournament(tournament)
+    code = tournament.code
+    tournament.code = "OLD001"
+    for table in tournament.tables:
+        table.token = table.token + "x"
+    db.session.commit()
+    other = make_user("zed@example.com", "Zed")
+    imported, passwords = backup.import_tournament(data, other)
+    assert imported.code == code and passwords == {}
+    roles = {s.user.email: s.role for s in imported.staff}
+    assert roles == {"ann@example.com": "director", "gus@example.com": "table-guide",
+                     "zed@example.com": "director"}
+    count = db.session.query(Tournament).count()
+    with pytest.raises(backup.BackupError, match="already on this site"):
+        backup.import_tournament(data, other)
+    assert db.session.query(Tournament).count() == count
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"format": "other"}, "not a MahjTable backup"),
+    ({"format": "mahjtable-backup", "version": 99}, "version 99"),
+    ({"format": "mahjtable-backup", "version": 1, "tournament": {"code": "X"}},
+     "no valid “tables” section"),
+    ({"format": "mahjtable-backup", "version": 1, "tournament": {"code": "X"}, "tables": [],
+      "users": [{"email": "new@example.com", "name": "New"}]}, "damaged"),
+])
+def test_bad_backups_are_refused_and_change_nothing(director, data, message):
+    with pytest.raises(backup.BackupError, match=message):
+        backup.import_tournament(data, director)
+    assert db.session.query(Tournament).count() == 0
+    assert db.session.query(User).count() == 1
+
+
+def test_cli_import_backup(app, director, tmp_path):
+    data = backup.export_tournament(rich_tournament(director))
+    path = tmp_path / "backup.json"
+    path.write_text(as_text(data))
+    wipe()
+    make_user()
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["import-backup", str(path), "--director", "ann@example.com"])
+    assert result.exit_code == 0, result.output
+    assert "Imported Test Open (code RICH26)" in result.output
+    assert "created account gus@example.com with password" in result.output
+    again = runner.invoke(args=["import-backup", str(path), "--director", "ann@example.com"])
+    assert again.exit_code != 0 and "already on this site" in again.output
+    nobody = runner.invoke(args=["import-backup", str(path), "--director", "no@example.com"])
+    assert nobody.exit_code != 0 and "No account" in nobody.output
+
+
+def test_download_then_upload_through_the_pages(app, client, director):
+    tournament = rich_tournament(director)
+    response = client.get(f"/results/director/{tournament.id}/backup.json")
+    assert response.status_code == 200
+    assert response.headers["Content-Disposition"].endswith('RICH26-backup.json"')
+    body = response.get_data()
+    wipe()
+    make_user()
+    sign_in(client)
+    page = client.post("/results/import", data={"backup": (io.BytesIO(body), "b.json")},
+                       content_type="multipart/form-data")
+    assert page.status_code == 200, page.get_data(as_text=True)
+    assert "Imported Test Open" in page.get_data(as_text=True)
+    assert "gus@example.com" in page.get_data(as_text=True)
+    bad = client.post("/results/import", data={"backup": (io.BytesIO(b"nope"), "b.json")},
+                      content_type="multipart/form-data")
+    assert bad.status_code == 422 and "not a MahjTable backup" in bad.get_data(as_text=True)

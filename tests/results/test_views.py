@@ -1,0 +1,142 @@
+"""Results pages: who may see what, polling, the director's forms and the exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from blueprints.results import service
+from models import Tiebreak, TournamentStaff, db
+from tests.conftest import make_tournament, make_user, sign_in
+from tests.results.conftest import WALL, add_sheet, win
+
+
+def test_public_standings_by_code_need_no_sign_in(app, tournament):
+    add_sheet(tournament, 1, 1, [win("E")])
+    client = app.test_client()
+    page = client.get(f"/results/{tournament.code.lower()}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "Player 1" in html and "35" in html and 'id="standings"' in html
+    assert 'style="' not in html
+    assert client.get("/results/NOSUCH").status_code == 404
+
+
+def test_poll_gets_204_until_a_sheet_changes(app, tournament):
+    client = app.test_client()
+    headers = {"HX-Request": "true"}
+    version = service.results_version(tournament)
+    url = f"/results/{tournament.code}?v={version}"
+    assert client.get(url, headers=headers).status_code == 204
+    add_sheet(tournament, 1, 1, [win("E")])
+    partial = client.get(url, headers=headers)
+    assert partial.status_code == 200
+    html = partial.get_data(as_text=True)
+    assert html.lstrip().startswith("<section") and "<html" not in html
+    assert "HX-Request" in partial.headers["Vary"]
+
+
+def test_provisional_view_and_competition_tabs(app, tournament):
+    add_sheet(tournament, 1, 2, [win("E")], state="open")
+    client = app.test_client()
+    official = client.get(f"/results/{tournament.code}").get_data(as_text=True)
+    assert "1 game entered at tables" in official
+    provisional = client.get(f"/results/{tournament.code}?view=provisional").get_data(
+        as_text=True)
+    assert "Provisional" in provisional and "35" in provisional
+    assert client.get(f"/results/{tournament.code}?c=nonsense").status_code == 200
+
+
+def test_director_page_is_404_for_another_director(app, client, tournament):
+    assert client.get(f"/results/director/{tournament.id}").status_code == 200
+    other = make_user("bob@example.com", "Bob")
+    theirs = make_tournament(other, players=8, code="BOBS01")
+    for path in ("", "/games.csv", "/standings.csv", "/print", "/backup.json"):
+        assert client.get(f"/results/director/{theirs.id}{path}").status_code == 404, path
+    assert client.post(f"/results/director/{theirs.id}/prize-places",
+                       data={"prize_places": 1}).status_code == 404
+    assert client.get("/results/director/99999").status_code == 404
+
+
+def test_signed_out_visitors_are_sent_to_sign_in(app, tournament):
+    from flask import g
+
+    g.pop("_login_user", None)  # the test's app context outlives requests; forget the director
+    response = app.test_client().get(f"/results/director/{tournament.id}")
+    assert response.status_code == 302 and "/auth/sign-in" in response.headers["Location"]
+
+
+def test_table_guides_see_results_but_cannot_change_or_back_up(app, tournament):
+    guide = make_user("gus@example.com", "Gus")
+    db.session.add(TournamentStaff(tournament_id=tournament.id, user_id=guide.id,
+                                   role="table-guide"))
+    db.session.commit()
+    client = app.test_client()
+    sign_in(client, "gus@example.com")
+    assert client.get(f"/results/director/{tournament.id}").status_code == 200
+    assert client.get(f"/results/director/{tournament.id}/games.csv").status_code == 200
+    assert client.get(f"/results/director/{tournament.id}/backup.json").status_code == 403
+    assert client.post(f"/results/director/{tournament.id}/prize-places",
+                       data={"prize_places": 1}).status_code == 403
+
+
+def test_prize_places_form(client, tournament):
+    url = f"/results/director/{tournament.id}/prize-places"
+    bad = client.post(url, data={"prize_places": "lots"})
+    assert bad.status_code == 422
+    assert "prize_places-error" in bad.get_data(as_text=True)
+    db.session.refresh(tournament)
+    assert tournament.prize_places == 3
+    assert client.post(url, data={"prize_places": "5"}).status_code == 302
+    db.session.refresh(tournament)
+    assert tournament.prize_places == 5
+
+
+def test_tie_form_records_a_draw_and_refuses_bad_places(client, tournament):
+    add_sheet(tournament, 1, 1, [win("E")])
+    add_sheet(tournament, 1, 2, [win("E")])
+    page = client.get(f"/results/director/{tournament.id}").get_data(as_text=True)
+    assert "Tie for place 1" in page
+    ids = [line.player.id for line in service.board(tournament).main.lines[:2]]
+    url = f"/results/director/{tournament.id}/ties"
+    group = ",".join(map(str, ids))
+    bad = client.post(url, data={"competition": "main", "group": group, "decision": "draw",
+                                 f"place-{ids[0]}": "1", f"place-{ids[1]}": "1"})
+    assert bad.status_code == 422 and "different place" in bad.get_data(as_text=True)
+    assert db.session.query(Tiebreak).count() == 0
+    ok = client.post(url, data={"competition": "main", "group": group, "decision": "draw",
+                                f"place-{ids[0]}": "2", f"place-{ids[1]}": "1"})
+    assert ok.status_code == 302
+    lines = service.board(tournament).main.lines
+    assert [line.player.id for line in lines[:2]] == [ids[1], ids[0]]
+    tiebreak = db.session.query(Tiebreak).one()
+    assert client.post(f"{url}/clear", data={"tiebreak_id": tiebreak.id}).status_code == 302
+    assert db.session.query(Tiebreak).count() == 0
+
+
+def test_missing_results_link_to_the_tables_sheet(client, tournament):
+    add_sheet(tournament, 1, 1, [win("E"), WALL], state="open")
+    html = client.get(f"/results/director/{tournament.id}").get_data(as_text=True)
+    assert f"/t/director/{tournament.id}/1/1" in html
+    assert "East: #1 Player 1" in html
+
+
+def test_csv_exports(client, tournament):
+    add_sheet(tournament, 1, 1, [win("S", discarder="W"), WALL])
+    games = client.get(f"/results/director/{tournament.id}/games.csv")
+    assert games.mimetype == "text/csv"
+    rows = list(csv.DictReader(io.StringIO(games.get_data(as_text=True))))
+    assert len(rows) == 8                                     # 2 games x 4 seats
+    assert rows[1]["seat"] == "S" and rows[1]["points"] == "25"
+    assert rows[2]["discarder"] == "W" and rows[2]["points"] == "-10"
+    assert rows[4]["outcome"] == "wall" and rows[4]["player_name"] == "Player 1"
+    table = client.get(f"/results/director/{tournament.id}/standings.csv")
+    lines = list(csv.DictReader(io.StringIO(table.get_data(as_text=True))))
+    assert lines[0]["player_number"] == "2" and lines[0]["total"] == "35"
+    assert len(lines) == 32
+
+
+def test_print_page(client, tournament):
+    add_sheet(tournament, 1, 1, [win("E")])
+    html = client.get(f"/results/director/{tournament.id}/print").get_data(as_text=True)
+    assert "Test Open: results" in html and "results.css" in html
