@@ -200,7 +200,8 @@ class SubstitutesForm(FlaskForm):
 class WithdrawForm(FlaskForm):
     from_round = WholeNumberField("Leaves from round", validators=[
         InputRequired("Please say from which round the player leaves.")])
-    substitute = SelectField("Substitute", choices=[])
+    # Checked by the service (a free substitute of this tournament), with a plain message.
+    substitute = SelectField("Substitute", choices=[], validate_choice=False)
     new_substitute = StringField("…or a new substitute's name", validators=[
         Length(max=120, message="Keep the name under 120 characters.")])
 

@@ -294,9 +294,12 @@ def withdraw_player(tournament_id, player_id):
     if not form.is_submitted():
         form.from_round.data = _next_unstarted_round(tournament)
     if form.validate_on_submit():
-        substitute = (service.tournament_player(tournament, int(form.substitute.data))
-                      if form.substitute.data else None)
+        substitute = None
+        if (form.substitute.data or "").isdigit():
+            substitute = service.tournament_player(tournament, int(form.substitute.data))
         try:
+            if form.substitute.data and substitute is None:
+                raise SetupError("Choose a substitute from the list.", "substitute")
             service.withdraw_player(tournament, current_user, player,
                                     from_round=form.from_round.data, substitute=substitute,
                                     new_substitute_name=form.new_substitute.data or "")

@@ -1,0 +1,142 @@
+"""Importing players from a CSV: a preview naming every row's problem before anything is
+saved, and one transaction for the whole file (600 rows)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from sqlalchemy import func, select
+
+from models import AuditEvent, CompetitionEntry, Player, db
+from tests.conftest import make_tournament
+
+
+@pytest.fixture
+def empty(director):
+    return make_tournament(director, players=0, seated=False, preset="destination", rounds=12)
+
+
+def upload(client, tournament, content: bytes, confirm=False):
+    data = {"file": (io.BytesIO(content), "players.csv")}
+    if confirm:
+        data = {"text": content.decode("utf-8-sig"), "confirm": "yes"}
+    return client.post(f"/director/t/{tournament.id}/players/import", data=data,
+                       content_type="multipart/form-data")
+
+
+def count_players(tournament):
+    return db.session.scalar(select(func.count()).select_from(Player)
+                             .where(Player.tournament_id == tournament.id))
+
+
+def test_preview_lists_every_problem_and_saves_nothing(client, empty):
+    make_tournament  # noqa: B018 (the fixture made the tournament)
+    empty.players.append(Player(number=99, name="Already Here"))
+    db.session.commit()
+    csv = ("number,name\n"
+           "1,Ruth Abrams\n"
+           "2,\n"                 # empty name
+           "x7,Carol Chen\n"      # not a number
+           "1,Dolores Ortiz\n"    # duplicate within the file
+           "99,Edith Klein\n"     # duplicate with an existing player
+           ",Fran Weiss\n")       # missing number
+    response = upload(client, empty, csv.encode())
+    assert response.status_code == 422
+    body = response.get_data(as_text=True)
+    assert "The name is empty." in body
+    assert "“x7” is not a player number" in body
+    assert "Number 1 is also on line 2 of the file." in body
+    assert "Number 99 already belongs to Already Here." in body
+    assert "The number is missing." in body
+    assert "5 rows need fixing. Nothing was saved." in body
+    assert "Save all" not in body
+    assert count_players(empty) == 1
+
+
+def test_a_file_that_is_not_utf8_gets_one_clear_message(client, empty):
+    response = upload(client, empty, "1,José Núñez\n2,Zoë Ångström\n".encode("latin-1"))
+    assert response.status_code == 422
+    body = response.get_data(as_text=True)
+    assert body.count("not saved as UTF-8") == 1
+    assert 'id="file-error"' in body
+    assert count_players(empty) == 0
+
+
+def test_utf8_with_bom_and_no_header(client, empty):
+    response = upload(client, empty, "\ufeff1,José Núñez\n2,Zoë Ångström\n".encode())
+    assert response.status_code == 200
+    assert "Save all 2 players" in response.get_data(as_text=True)
+    assert count_players(empty) == 0  # a preview saves nothing
+
+
+def test_confirm_saves_600_rows_in_one_transaction_with_mini_entries(client, empty):
+    db.session.commit()
+    empty.competitions  # noqa: B018
+    from blueprints.director import service
+
+    service._set_competitions(empty, [], (10, 12))
+    db.session.commit()
+    lines = ["number,name,mini,club"] + [
+        f"{n},Player {n},{'yes' if n % 3 == 0 else 'no'},Club" for n in range(1, 601)]
+    content = "\n".join(lines).encode()
+    preview = upload(client, empty, content)
+    assert preview.status_code == 200
+    assert "Save all 600 players" in preview.get_data(as_text=True)
+    assert "Columns not used: club" in preview.get_data(as_text=True)
+    commits = []
+    from sqlalchemy import event
+
+    def count(conn):
+        commits.append(conn)
+    event.listen(db.engine, "commit", count)
+    try:
+        response = upload(client, empty, content, confirm=True)
+    finally:
+        event.remove(db.engine, "commit", count)
+    assert response.status_code == 302
+    assert count_players(empty) == 600
+    assert db.session.scalar(select(func.count()).select_from(CompetitionEntry)) == 200
+    events = list(db.session.scalars(select(AuditEvent).where(
+        AuditEvent.action == "player.import")))
+    assert len(events) == 1 and events[0].after["players"] == 600
+    # One transaction for the whole file (and its audit row).
+    assert len(commits) == 1, len(commits)
+
+
+def test_confirm_rechecks_and_saves_nothing_if_a_row_went_bad(client, empty):
+    content = b"1,Ann\n2,Bea\n"
+    empty.players.append(Player(number=2, name="Got There First"))
+    db.session.commit()
+    response = upload(client, empty, content, confirm=True)
+    assert response.status_code == 422
+    assert count_players(empty) == 1
+
+
+def test_mini_column_without_a_mini_tournament_is_a_row_problem(client, director):
+    tournament = make_tournament(director, players=0, seated=False)
+    response = upload(client, tournament, b"number,name,mini\n1,Ann,yes\n2,Bea,maybe\n")
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "has no mini tournament" in body
+    assert "Mini: write yes or no, not “maybe”." in body
+
+
+def test_substitute_column_makes_house_players(client, empty):
+    response = upload(client, empty, b"number,name,substitute\n1,Ann,no\n2,Hal House,yes\n",
+                      confirm=True)
+    assert response.status_code == 302
+    subs = [p.name for p in db.session.scalars(select(Player).where(Player.is_substitute))]
+    assert subs == ["Hal House"]
+
+
+def test_empty_upload_is_refused_at_the_field(client, empty):
+    response = client.post(f"/director/t/{empty.id}/players/import", data={"text": ""})
+    assert response.status_code == 422
+    assert "Choose a CSV file" in response.get_data(as_text=True)
+
+
+def test_header_without_name_column(client, empty):
+    response = upload(client, empty, b"number,player\n1,Ann\n")
+    assert response.status_code == 422
+    assert "needs both" in response.get_data(as_text=True)
