@@ -1,0 +1,145 @@
+"""Calling the director with three phones: a table and two directors.
+
+The table calls; both directors see it within one poll; one says "I'm going" and the other
+sees who; the table sees the name; the director resolves with a ruling and a -10
+adjustment; the table sees the ruling and the table's sheet shows the adjustment with its
+reason. axe checks the queue and the table page."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from e2e.conftest import assert_accessible, screenshot, sign_in
+
+POLL = 2  # E2E_POLL_SECONDS
+WITHIN_ONE_POLL = (POLL + 3) * 1000
+
+
+def seed(live_server, director_email):
+    """A seated 8-table tournament run by the director, plus a co-director."""
+    from sqlalchemy import select
+
+    from blueprints.auth.service import create_user
+    from blueprints.director import service
+    from models import Player, TournamentStaff, User, db
+
+    with live_server.app_context():
+        director = db.session.scalar(select(User).where(User.email == director_email))
+        tournament = service.create_tournament(director, name="Calls Open", preset="tnt",
+                                               rounds=3)
+        for number in range(1, 33):
+            tournament.players.append(Player(number=number, name=f"Player {number}"))
+        db.session.flush()
+        service.seat_round_one(tournament, method="number", user=director)
+        email = director_email.replace("director-", "codirector-")
+        co, _ = create_user(email, "Cy Codirector", "e2e-password-2")
+        db.session.add(TournamentStaff(tournament=tournament, user=co, role="co-director"))
+        db.session.commit()
+        table = tournament.tables[0]
+        return {"id": tournament.id, "code": tournament.code, "token": table.token,
+                "co_email": email}
+
+
+def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_account,
+                                                         new_phone):
+    email, password = director_account
+    t = seed(live_server, email)
+    queue_url = f"{live_server.url}/calls/director/{t['id']}"
+
+    dee, cy, table = new_phone(), new_phone(), new_phone()
+    sign_in(dee, live_server, email, password)
+    sign_in(cy, live_server, t["co_email"], "e2e-password-2")
+    for director in (dee, cy):
+        director.goto(queue_url)
+        expect(director.get_by_role("heading", name="No open calls")).to_be_visible()
+    dee.get_by_role("button", name="Enable sound").click()
+    expect(dee.get_by_role("button", name="Sound on")).to_have_attribute("aria-pressed", "true")
+    assert_accessible(dee)
+
+    # The table: one tap calls (here with a reason and a note).
+    table.goto(f"{live_server.url}/t/{t['code']}/1?k={t['token']}")
+    call_button = table.get_by_role("button", name="Call the director")
+    expect(call_button).to_be_visible()
+    assert_accessible(table)
+    table.get_by_text("Add a reason or a note (optional)").click()
+    table.get_by_label("Tile count").check()
+    table.get_by_label(re.compile("^Note")).fill("North has 12 tiles")
+    screenshot(table, "calls-table-before")
+    call_button.click()
+    expect(table.locator("#table-call")).to_contain_text("Waiting 0:0")
+    expect(table.get_by_role("button", name="Cancel the call")).to_be_visible()
+
+    # Both directors see it within one poll, with the reason, the note and the wait.
+    for director in (dee, cy):
+        card = director.locator(".call-card", has_text="Table 1")
+        expect(card).to_be_visible(timeout=WITHIN_ONE_POLL)
+        expect(card).to_contain_text("Tile count")
+        expect(card).to_contain_text("North has 12 tiles")
+        expect(card).to_contain_text("Round 1")
+        expect(card.locator(".wait-badge")).to_contain_text("Waiting 0:")
+    # The new call rang on the phone whose sound is on.
+    expect(dee.locator("#enable-sound")).to_have_attribute("data-alerts", "1")
+    screenshot(dee, "calls-queue-new")
+    assert_accessible(dee)
+
+    # Dee is going; Cy sees who; the table sees the name.
+    dee.locator(".call-card", has_text="Table 1").get_by_role(
+        "button", name="I'm going").click()
+    expect(dee.locator(".call-card", has_text="Table 1")).to_contain_text(
+        "Going: Dee Director")
+    expect(dee.get_by_role("button", name="Release")).to_be_visible()
+    expect(cy.locator(".call-card", has_text="Table 1")).to_contain_text(
+        "Going: Dee Director", timeout=WITHIN_ONE_POLL)
+    expect(table.locator("#table-call")).to_contain_text("Dee Director is on the way",
+                                                         timeout=WITHIN_ONE_POLL)
+    screenshot(dee, "calls-queue-claimed")
+    screenshot(table, "calls-table-on-the-way")
+    assert_accessible(table)
+
+    # Dee resolves with a ruling and -10 for North.
+    dee.get_by_role("link", name="Resolve table 1").click()
+    ruling = "North had 12 tiles: dead hand, -10"
+    dee.get_by_label("Ruling").fill(ruling)
+    dee.get_by_label("Seat whose points change").select_option("N")
+    dee.get_by_label("Points (for example -10)").fill("-10")
+    screenshot(dee, "calls-resolve")
+    assert_accessible(dee)
+    dee.get_by_role("button", name="Resolve with this ruling").click()
+    dee.wait_for_url(queue_url)
+    expect(dee.get_by_role("heading", name="No open calls")).to_be_visible()
+    expect(cy.get_by_role("heading", name="No open calls")).to_be_visible(
+        timeout=WITHIN_ONE_POLL)
+
+    # The table sees the ruling, and can call again.
+    expect(table.locator("#table-call")).to_contain_text(f"Resolved: {ruling}",
+                                                         timeout=WITHIN_ONE_POLL)
+    expect(table.get_by_role("button", name="Call the director")).to_be_visible()
+    screenshot(table, "calls-table-resolved")
+
+    # The table's sheet shows the adjustment and its reason.
+    dee.goto(f"{live_server.url}/t/director/{t['id']}/1/1")
+    expect(dee.locator("main")).to_contain_text("-10")
+    expect(dee.locator("main")).to_contain_text(ruling)
+    screenshot(dee, "calls-sheet-adjusted")
+
+    # And the history has the call with its times.
+    dee.goto(f"{queue_url}/history")
+    expect(dee.locator(".history-item")).to_contain_text(ruling)
+    expect(dee.locator(".history-item")).to_contain_text("by Dee Director")
+    screenshot(dee, "calls-history")
+    assert_accessible(dee)
+
+    # The database agrees.
+    from sqlalchemy import select
+
+    from models import DirectorCall, Scoresheet, db
+
+    with live_server.app_context():
+        [call] = db.session.scalars(select(DirectorCall).where(
+            DirectorCall.tournament_id == t["id"])).all()
+        assert call.state == "resolved" and call.ruling == ruling
+        sheet = db.session.scalar(select(Scoresheet).where(Scoresheet.table_id == call.table_id))
+        assert sheet.pending_adjustments[0]["points"] == -10
+        assert ruling in sheet.pending_adjustments[0]["reason"]
