@@ -1,8 +1,20 @@
-from flask import Blueprint, abort, render_template
+"""Public pages for players and onlookers: tournaments in progress, a tournament's page,
+the seat lookup (player number -> this round's table and seat, the whole itinerary,
+where to go next) and a player's own scoresheet. Read-only; no sign-in."""
+
+from flask import Blueprint, abort, render_template, request
 
 from . import service
+from .forms import LookupForm
 
 bp = Blueprint("player", __name__)
+
+
+def _tournament(code):
+    tournament = service.tournament_by_code(code)
+    if tournament is None:
+        abort(404)
+    return tournament
 
 
 @bp.get("/")
@@ -14,7 +26,47 @@ def home():
 @bp.get("/p/<code>")
 def tournament(code):
     """A tournament's public page: seat lookup, standings, display."""
-    tournament = service.tournament_by_code(code)
-    if tournament is None:
+    return render_template("player/tournament.html", tournament=_tournament(code))
+
+
+def _where(tournament, player):
+    stops = service.itinerary(tournament, player)
+    round_no, when = service.round_in_play(tournament)
+    now = next((s for s in stops if s.round_no == round_no), None)
+    if now is not None and when == "now" and now.state in ("submitted", "verified"):
+        when = "done"  # this round's sheet is in: point at the next round
+    upcoming = next((s for s in stops if round_no and s.round_no > round_no), None)
+    return dict(stops=stops, now=now, when=when, upcoming=upcoming)
+
+
+@bp.get("/p/<code>/seat")
+def lookup(code):
+    """Where do I sit? A player number gives this round's table and seat, every round's,
+    and where to go next."""
+    tournament = _tournament(code)
+    form = LookupForm(request.args, meta={"csrf": False})
+    if "number" not in request.args:
+        return render_template("player/seat.html", tournament=tournament, form=form)
+    if not form.validate():
+        return render_template("player/seat.html", tournament=tournament, form=form), 422
+    player = service.player_by_number(tournament, form.number.data)
+    if player is None:
+        form.number.errors = [f"There is no player {form.number.data} in this tournament. "
+                              "Check the number on your badge."]
+        return render_template("player/seat.html", tournament=tournament, form=form), 404
+    return render_template("player/seat.html", tournament=tournament, form=form,
+                           player=player, **_where(tournament, player))
+
+
+@bp.get("/p/<code>/player/<int:number>")
+def scores(code, number):
+    """A player's own scoresheet: every game's points, each round's total and whether it
+    is initialled, submitted and verified."""
+    tournament = _tournament(code)
+    player = service.player_by_number(tournament, number)
+    if player is None:
         abort(404)
-    return render_template("player/tournament.html", tournament=tournament)
+    where = _where(tournament, player)
+    grand = sum(s.total or 0 for s in where["stops"])
+    return render_template("player/scores.html", tournament=tournament, player=player,
+                           grand_total=grand, **where)

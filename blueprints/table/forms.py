@@ -15,7 +15,6 @@ from wtforms import (
     BooleanField,
     HiddenField,
     IntegerField,
-    RadioField,
     SelectMultipleField,
     StringField,
     TextAreaField,
@@ -27,6 +26,8 @@ from tournament.scoring import InvalidGame
 
 SEATS = ("E", "S", "W", "N")
 COMMON_VALUES = (25, 30, 35, 40, 50)
+VALUE_CHOICES = [(str(v), str(v)) for v in COMMON_VALUES]
+EXPOSURE_CHOICES = [(str(n), str(n)) for n in range(5)]
 
 # Which step shows the error of each record key.
 FIELD_STEP = {
@@ -39,14 +40,14 @@ FIELD_STEP = {
 }
 
 
-def _seat_field(label: str) -> RadioField:
-    return RadioField(label, choices=[(s, s) for s in SEATS], validate_choice=False,
-                      validators=[Optional()])
+def _seat_field(label: str) -> StringField:
+    """A seat chosen with big radio buttons (the template draws them)."""
+    return StringField(label, validators=[Optional()])
 
 
 def _seats_field(label: str) -> SelectMultipleField:
-    return SelectMultipleField(label, choices=[(s, s) for s in SEATS], validate_choice=False,
-                               validators=[Optional()])
+    """Seats ticked with big checkboxes (the template draws them)."""
+    return SelectMultipleField(label, validate_choice=False, validators=[Optional()])
 
 
 class VersionedForm(FlaskForm):
@@ -60,21 +61,14 @@ class VersionedForm(FlaskForm):
 
 class GameForm(VersionedForm):
     game_no = IntegerField(validators=[Optional()])
-    outcome = RadioField("How did the game end?", validate_choice=False,
-                         validators=[Optional()],
-                         choices=[("mahjong", "Mah Jongg"), ("wall", "Wall game"),
-                                  ("time", "Time called")])
+    outcome = StringField("How did the game end?", validators=[Optional()])
     winner = _seat_field("Who made Mah Jongg?")
-    value = RadioField("Card value", validate_choice=False, validators=[Optional()],
-                       choices=[(str(v), str(v)) for v in COMMON_VALUES])
+    value = StringField("Card value", validators=[Optional()])
     value_other = StringField("Other value", validators=[Optional()])
-    win_by = RadioField("How did they win?", validate_choice=False, validators=[Optional()],
-                        choices=[("self", "Self-picked"), ("thrown", "Thrown"),
-                                 ("heavenly", "Heavenly or earthly hand")])
+    win_by = StringField("How did they win?", validators=[Optional()])
     thrower = _seat_field("Who threw the winning tile?")
-    exposures = RadioField("How many exposures did the winner have?", validate_choice=False,
-                           validators=[Optional()],
-                           choices=[(str(n), str(n)) for n in range(5)])
+    exposures = StringField("How many exposures did the winner have?",
+                            validators=[Optional()])
     misnamed_discard = BooleanField("The thrower misnamed the winning tile")
     jokerless = BooleanField("Jokerless (no jokers in the hand)")
     singles_and_pairs = BooleanField("Singles & Pairs hand")

@@ -23,7 +23,16 @@ from blueprints.common import new_request_key, render_page_or_partial, wants_par
 from tournament.scoring import InvalidGame
 
 from . import service
-from .forms import FIELD_STEP, GameForm, InitialForm, SubmitForm, TimeCalledForm, VerifyForm
+from .forms import (
+    EXPOSURE_CHOICES,
+    FIELD_STEP,
+    VALUE_CHOICES,
+    GameForm,
+    InitialForm,
+    SubmitForm,
+    TimeCalledForm,
+    VerifyForm,
+)
 
 bp = Blueprint("table", __name__, url_prefix="/t")
 
@@ -126,6 +135,7 @@ def _entry_context(table, view, form, *, errors=None, preview=None, conflict=Non
         conflict=conflict, director=director,
         outcome_choices=form.outcome_choices(rules),
         penalty_kinds=service.penalty_kinds(rules),
+        value_choices=VALUE_CHOICES, exposure_choices=EXPOSURE_CHOICES,
         save_url=save_url or _link("table.save_game", table, view.round.number),
         preview_url=preview_url or _link("table.preview_game", table, view.round.number),
         back_url=_link("table.page", table, view.round.number),

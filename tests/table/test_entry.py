@@ -1,0 +1,209 @@
+"""East's game entry: saving, live scores, refusals at the field, corrections, 409, replay."""
+
+from __future__ import annotations
+
+import pytest
+
+from models import AuditEvent, GameEntry, db
+
+HX = {"HX-Request": "true"}
+
+
+def games(east, round_no=1):
+    sheet = east.sheet(round_no)
+    return sorted(sheet.games, key=lambda g: g.number) if sheet else []
+
+
+def test_table_page_shows_round_seats_next_tables_and_the_button(east):
+    response = east.get()
+    text = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "Table 1" in text and "Round 1 of 2" in text
+    assert "Player 1" in text and "Player 4" in text
+    assert "Next round: <strong>table 2</strong>" in text  # South moves down one (circular)
+    assert "Enter game 1" in text
+    assert 'id="clock"' in text  # the clock team's include
+
+
+def test_self_picked_jokerless_win_is_saved_with_its_points(east):
+    response = east.save(1, outcome="mahjong", winner="S", value="30", win_by="self",
+                         jokerless="y", initials="pb")
+    assert response.status_code == 303
+    [game] = games(east)
+    assert game.points == {"E": 0, "S": 50, "W": 0, "N": 0}  # 30 + 10 self + 10 jokerless
+    assert game.signer == "S" and game.initials == "pb"
+    page = east.get().get_data(as_text=True)
+    assert "Mah Jongg: Player 2" in page and ">50<" in page and "Enter game 2" in page
+
+
+def test_thrown_win_to_two_exposures_and_the_typed_value(east):
+    east.save(1, outcome="mahjong", winner="E", value_other="45", win_by="thrown",
+              thrower="N", exposures="2", initials="WW")
+    [game] = games(east)
+    assert game.points == {"E": 45, "S": 0, "W": 0, "N": -10}
+    assert game.signer == "W"  # West initials when East wins
+
+
+def test_wall_game_with_a_dead_hand(east):
+    east.save(1, outcome="wall", dead=["N"], initials="W")
+    [game] = games(east)
+    assert game.points == {"E": 10, "S": 10, "W": 10, "N": 0}
+    assert game.record == {"outcome": "wall", "dead": ["N"]}
+
+
+def test_penalty_and_note_are_kept(east):
+    east.save(1, outcome="wall", pen_blind_pass_peek=["S"], note="S peeked")
+    [game] = games(east)
+    assert game.points["S"] == 0  # +10 wall -10 peek
+    assert game.note == "S peeked"
+
+
+@pytest.mark.parametrize("fields, field_id, words", [
+    ({"outcome": "mahjong", "winner": "S", "value": "30", "win_by": "thrown",
+      "thrower": "S", "exposures": "1"}, "err-thrower", "cannot be the winner"),
+    ({"outcome": "mahjong", "winner": "S", "value_other": "33", "win_by": "self"},
+     "err-value", "steps of 5"),
+    ({"outcome": "mahjong", "winner": "S", "value_other": "abc", "win_by": "self"},
+     "err-value", "as a number"),
+    ({"outcome": "mahjong", "winner": "S", "win_by": "self"}, "err-value", "worth"),
+    ({"outcome": "mahjong", "winner": "S", "value": "30"}, "err-win_by", "threw"),
+    ({"outcome": "mahjong", "winner": "S", "value": "30", "win_by": "heavenly"},
+     "err-win_by", "Only East"),
+    ({"outcome": "mahjong", "winner": "S", "value": "30", "win_by": "self", "dead": ["S"]},
+     "err-winner", "cannot be dead"),
+    ({}, "err-outcome", "How did the game end"),
+])
+def test_invalid_games_are_refused_at_the_field_and_nothing_is_saved(east, fields, field_id,
+                                                                     words):
+    response = east.save(1, **fields)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert f'id="{field_id}"' in text and words in text
+    assert games(east) == []
+    # the inputs East typed are still there
+    if fields.get("winner"):
+        assert 'id="winner-S" value="S" checked' in text
+
+
+def test_missing_initials_are_asked_for_at_the_field(east):
+    response = east.save(1, initials="", outcome="wall")
+    assert response.status_code == 422
+    assert 'id="err-sign"' in response.get_data(as_text=True)
+    assert games(east) == []
+
+
+def test_htmx_save_failure_answers_the_entry_partial(east):
+    response = east.save(1, headers=HX, outcome="mahjong", winner="S")
+    text = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert text.lstrip().startswith("<form") and "<html" not in text
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_htmx_save_success_redirects_with_hx_redirect(east):
+    response = east.save(1, headers=HX, outcome="wall")
+    assert response.status_code == 200
+    assert response.headers["HX-Redirect"].startswith(east.base)
+
+
+def test_preview_shows_scores_with_the_rule_sets_words_and_x_for_zero(east):
+    data = {"game_no": 1, "round_no": 1, "version": 1, "outcome": "mahjong", "winner": "W",
+            "value": "25", "win_by": "self", "jokerless": "y"}
+    response = east.post("/game/preview", data, headers=HX)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "jokerless +10 (TNT)" in text and "self-picked +10 (TNT)" in text
+    assert "<td>45</td>" in text and "<td>X</td>" in text
+    assert "Player 3 (West) initials this game" in text
+    assert games(east) == []
+
+
+def test_preview_of_an_unfinished_entry_names_the_next_step_not_an_error(east):
+    data = {"game_no": 1, "round_no": 1, "version": 1, "outcome": "mahjong", "winner": "W"}
+    text = east.post("/game/preview", data, headers=HX).get_data(as_text=True)
+    assert "What is the hand worth" in text and 'id="err-value"' not in text
+    assert "step-later" in text  # the later steps wait (with JavaScript)
+
+
+def test_preview_of_a_contradiction_shows_it_at_the_field(east):
+    data = {"game_no": 1, "round_no": 1, "version": 1, "outcome": "mahjong", "winner": "W",
+            "value": "25", "win_by": "thrown", "thrower": "N", "exposures": "1",
+            "dead": ["N"]}
+    text = east.post("/game/preview", data, headers=HX).get_data(as_text=True)
+    assert 'id="err-thrower"' in text and "dead hand cannot be the thrower" in text
+
+
+def test_outcomes_and_penalties_follow_the_rule_set(east, east_htm):
+    tnt_entry = east.get("/game").get_data(as_text=True)
+    assert 'value="misnamed_tile"' in tnt_entry and 'value="error_one_intact"' in tnt_entry
+    assert "Heavenly" in tnt_entry and "pen_misnamed_exposure" in tnt_entry
+    htm_entry = east_htm.get("/game").get_data(as_text=True)
+    assert 'value="misnamed_tile"' not in htm_entry and "error_one_intact" not in htm_entry
+    assert "Heavenly" not in htm_entry and "pen_misnamed_exposure" not in htm_entry
+    assert "pen_blind_pass_peek" in htm_entry
+
+
+def test_heavenly_hand_for_east_under_tnt(east):
+    east.save(1, outcome="mahjong", winner="E", value="25", win_by="heavenly")
+    [game] = games(east)
+    assert game.points["E"] == 35
+
+
+def test_a_correction_is_audited_with_before_and_after(east):
+    east.save(1, outcome="wall")
+    response = east.save(1, outcome="mahjong", winner="N", value="25", win_by="self")
+    assert response.status_code == 303
+    [game] = games(east)
+    assert game.points == {"E": 0, "S": 0, "W": 0, "N": 35}
+    event = db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "game.correct"))
+    assert event.before["points"] == {"E": 10, "S": 10, "W": 10, "N": 10}
+    assert event.after["points"]["N"] == 35
+
+
+def test_correction_page_is_filled_from_the_stored_game(east):
+    east.save(1, outcome="mahjong", winner="S", value_other="55", win_by="thrown",
+              thrower="W", exposures="3")
+    text = east.get("/game", g=1).get_data(as_text=True)
+    assert "Correct game 1" in text
+    assert 'id="winner-S" value="S" checked' in text and 'value="55"' in text
+    assert 'id="thrower-W" value="W" checked' in text
+
+
+def test_stale_version_answers_409_with_the_current_sheet_and_keeps_the_inputs(east):
+    east.save(1, outcome="wall")
+    response = east.save(2, version=1, outcome="mahjong", winner="S", value="30",
+                         win_by="self")
+    text = response.get_data(as_text=True)
+    assert response.status_code == 409
+    assert "Someone changed this sheet" in text
+    assert "Wall game" in text  # the current sheet
+    assert 'id="winner-S" value="S" checked' in text
+    assert f'name="version" value="{east.version()}"' in text
+    assert len(games(east)) == 1
+
+
+def test_a_resent_save_is_applied_once(east):
+    first = east.save(1, key="same-key", outcome="wall")
+    again = east.save(1, key="same-key", outcome="wall", version=1)
+    assert first.status_code == again.status_code == 303
+    assert len(games(east)) == 1
+    assert db.session.scalar(db.select(db.func.count()).select_from(GameEntry)) == 1
+
+
+def test_no_fifth_game(east):
+    for number in range(1, 5):
+        east.save(number, outcome="wall")
+    response = east.save(5, outcome="wall")
+    assert response.status_code in (409, 422)
+    assert len(games(east)) == 4
+    # the table page now leads to the review
+    assert "Review the round" in east.get().get_data(as_text=True)
+    assert east.get("/game").status_code == 303
+
+
+def test_polling_the_table_answers_204_when_nothing_changed(east):
+    version = east.version()
+    assert east.client.get(east.url("", r=1, v=version), headers=HX).status_code == 204
+    east.save(1, outcome="wall")
+    response = east.client.get(east.url("", r=1, v=version), headers=HX)
+    assert response.status_code == 200 and 'id="panel"' in response.get_data(as_text=True)
