@@ -143,3 +143,50 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
         sheet = db.session.scalar(select(Scoresheet).where(Scoresheet.table_id == call.table_id))
         assert sheet.pending_adjustments[0]["points"] == -10
         assert ruling in sheet.pending_adjustments[0]["reason"]
+
+
+def test_the_queue_at_phone_size_shows_long_waits_and_hand_offs(live_server,
+                                                                 director_account, page):
+    """Waits over 2 and 5 minutes change colour and words; a guide's hand-off stands out."""
+    from datetime import timedelta
+
+    from sqlalchemy import select
+
+    from blueprints.auth.service import create_user
+    from blueprints.calls import service
+    from models import Tournament, TournamentStaff, db, utcnow
+
+    email, password = director_account
+    t = seed(live_server, email)
+    with live_server.app_context():
+        tournament = db.session.get(Tournament, t["id"])
+        guide, _ = create_user(email.replace("director-", "guide-"), "Gail Guide", "pw-guide-1")
+        db.session.add(TournamentStaff(tournament=tournament, user=guide, role="table-guide"))
+        db.session.commit()
+        ages = {3: (7, "dead_hand", "East says West's hand is dead"), 5: (3, "scoring", ""),
+                6: (0, "joker_exchange", "Can I take the joker from 4 bams?")}
+        for number, (minutes, reason, note) in ages.items():
+            call, _ = service.place_call(tournament.tables[number - 1], reason, note)
+            call.called_at = utcnow() - timedelta(minutes=minutes, seconds=10)
+            db.session.commit()
+            if number == 5:
+                service.claim_call(call, guide, "table-guide")
+                service.hand_to_director(call, guide, "table-guide")
+        assert db.session.scalar(select(TournamentStaff.id).where(
+            TournamentStaff.user_id == guide.id))
+
+    sign_in(page, live_server, email, password)
+    page.goto(f"{live_server.url}/calls/director/{t['id']}")
+    cards = page.locator(".call-card")
+    expect(cards).to_have_count(3)
+    expect(cards.nth(0)).to_contain_text("Table 3")  # oldest first
+    expect(cards.nth(0)).to_have_class(re.compile("wait-level-2"))
+    expect(cards.nth(0).locator(".wait-badge")).to_contain_text("over 5 min")
+    expect(cards.nth(1)).to_contain_text("Table 5")
+    expect(cards.nth(1)).to_have_class(re.compile("wait-level-1"))
+    expect(cards.nth(1)).to_have_class(re.compile("needs-director"))
+    expect(cards.nth(1)).to_contain_text("Needs a director")
+    expect(cards.nth(1).locator(".wait-badge")).to_contain_text("over 2 min")
+    expect(cards.nth(2)).to_have_class(re.compile("wait-level-0"))
+    screenshot(page, "calls-queue-phone")
+    assert_accessible(page)

@@ -26,7 +26,9 @@ from models import (
     AppliedRequest,
     CallClaim,
     DirectorCall,
+    Player,
     Round,
+    Seating,
     Table,
     Tournament,
     User,
@@ -161,6 +163,17 @@ def round_number(call: DirectorCall) -> int | None:
     if call.round_id is None:
         return None
     return db.session.scalar(select(Round.number).where(Round.id == call.round_id))
+
+
+def seat_players(call: DirectorCall) -> dict[str, str]:
+    """{seat: player name} at the call's table in the call's round."""
+    if call.round_id is None:
+        return {}
+    rows = db.session.execute(
+        select(Seating.seat, Player.name).join(Player, Player.id == Seating.player_id)
+        .where(Seating.round_id == call.round_id, Seating.table_id == call.table_id)
+    )
+    return dict(rows.all())
 
 
 def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None:

@@ -15,9 +15,10 @@ from flask import (
 )
 from flask_login import current_user, login_required
 from werkzeug.routing import BuildError
+from wtforms.fields import SelectChoice
 
 from blueprints.auth import service as auth_service
-from blueprints.common import new_request_key, render_page_or_partial, wants_partial
+from blueprints.common import SEAT_NAMES, new_request_key, render_page_or_partial, wants_partial
 from models import CALL_REASONS, Tournament, db
 
 from . import service
@@ -190,6 +191,10 @@ def history(tournament_id):
 
 def _render_call(tournament, role, call, form=None, status=200, error=None):
     form = form or ResolveForm(games_per_round=tournament.games_per_round, formdata=None)
+    players = service.seat_players(call)
+    form.seat.choices = [SelectChoice("", "No change to points")] + [
+        SelectChoice(seat, f"{name}: {players[seat]}" if seat in players else name)
+        for seat, name in SEAT_NAMES.items()]
     return render_template(
         "calls/call.html", tournament=tournament, role=role, call=call, form=form,
         error=error, table_number=call.table.number, round_no=service.round_number(call),
