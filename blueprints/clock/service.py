@@ -13,7 +13,6 @@ tables are behind the clock) and the announcements on the big screen."""
 from __future__ import annotations
 
 import hashlib
-import math
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -437,28 +436,27 @@ class TableProgress:
         return self.sheet_state in ("submitted", "verified")
 
 
-def expected_pace(view: ClockView, games_per_round: int) -> float:
-    """Games an even pace would have finished by now: games_per_round x played / length."""
-    if view.duration <= 0:
-        return float(games_per_round)
-    played = max(0, view.duration - view.remaining)
-    return games_per_round * min(1.0, played / view.duration)
-
-
 def is_behind(games: int, done: bool, view: ClockView, games_per_round: int) -> bool:
-    """A table is behind the clock when its round is in play, its sheet is not submitted
-    and it has entered fewer games than an even pace less one game:
-    games < games_per_round x played / round length - 1.
-    With 4 games in 50 minutes: no game by half time, or fewer than 3 with 10 minutes left."""
+    """A table is behind the clock when its round is in play, its sheet is not submitted,
+    and the time left for each game it still has to play is less than half an even share
+    of the round (round length / games per round):
+
+        remaining / (games_per_round - games) < (round length / games_per_round) / 2
+
+    With 4 games in 50 minutes (12.5 minutes each): 2 games with 10 minutes left is behind
+    (5 minutes for each of 2 games), 3 is not; no game at 25 minutes left is behind; once
+    time is up, every table with games still to play is."""
     if done or not view.in_play:
         return False
-    return games < expected_pace(view, games_per_round) - 1
+    games_left = games_per_round - games
+    if games_left <= 0:
+        return False
+    return 2 * games_per_round * view.remaining < view.duration * games_left
 
 
-def behind_examples(games_per_round: int) -> tuple[int, int]:
-    """The "behind" threshold at half time and with a fifth of the round left, in games:
-    a table is behind with fewer games than these."""
-    return (math.ceil(games_per_round * 0.5 - 1), math.ceil(games_per_round * 0.8 - 1))
+def behind_minutes(duration_seconds: int, games_per_round: int) -> float:
+    """Half an even share of the round, in minutes: the "behind" line per game to play."""
+    return duration_seconds / games_per_round / 2 / 60
 
 
 def director_sheet_url(tournament_id: int, table_no: int, round_no: int) -> str:

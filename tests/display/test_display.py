@@ -1,0 +1,87 @@
+"""The big screen: no sign-in, the round and its clock, the chime, announcements, the
+movement between rounds, the leaders include; its board polls with a version (204)."""
+
+from __future__ import annotations
+
+import re
+
+from blueprints.director.service import ensure_round
+from models import Announcement, db
+from tests.clock.conftest import ended, games_on, started
+from tests.conftest import make_tournament
+
+HX = {"HX-Request": "true"}
+
+
+def test_display_needs_no_sign_in(app, tournament):
+    client = app.test_client()
+    response = client.get(f"/display/{tournament.code}")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert tournament.name in page and "Round 1" in page and "50:00" in page
+    assert "Find your seat for round 1." in page
+    assert 'src="/static/audio/chime.wav"' in page and "Tap to enable sound" in page
+    assert 'src="/static/js/display.js"' in page and "<script>" not in page
+
+
+def test_display_code_is_case_insensitive_and_unknown_is_404(client, tournament):
+    assert client.get(f"/display/{tournament.code.lower()}").status_code == 200
+    assert client.get("/display/NOSUCH").status_code == 404
+    assert client.get("/display/NOSUCH/board").status_code == 404
+
+
+def test_between_rounds_shows_the_movement(client, tournament):
+    started(tournament, 1, minutes_ago=50)
+    page = client.get(f"/display/{tournament.code}").get_data(as_text=True)
+    assert "Move to your next table" not in page
+    ended(tournament, 1)
+    page = client.get(f"/display/{tournament.code}").get_data(as_text=True)
+    assert "Round 1 has ended." in page
+    assert "Move to your next table: <strong>East stays, North up 1, West up 2, South down 1" \
+        in page
+    ensure_round(tournament, 2)
+    db.session.commit()
+    page = client.get(f"/display/{tournament.code}").get_data(as_text=True)
+    assert "Round 2 is next." in page and "Move to your next table" in page
+
+
+def test_after_the_last_round(client, director):
+    tournament = make_tournament(director, rounds=1, code="ONERND")
+    started(tournament, 1, minutes_ago=50)
+    ended(tournament, 1)
+    page = client.get(f"/display/{tournament.code}").get_data(as_text=True)
+    assert "That was the last round" in page and "Move to your next table" not in page
+
+
+def test_board_polls_with_a_version(client, tournament):
+    started(tournament, 1, minutes_ago=5)
+    response = client.get(f"/display/{tournament.code}/board?v=old", headers=HX)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert html.lstrip().startswith("<div id=\"display-board\"")
+    version = re.search(r"board\?v=([0-9a-f]+)", html).group(1)
+    url = f"/display/{tournament.code}/board?v={version}"
+    assert client.get(url, headers=HX).status_code == 204
+
+    db.session.add(Announcement(tournament_id=tournament.id, text="Raffle at the break"))
+    db.session.commit()
+    response = client.get(url, headers=HX)
+    assert response.status_code == 200 and "Raffle at the break" in response.get_data(
+        as_text=True)
+
+
+def test_board_changes_when_scores_change(client, tournament):
+    started(tournament, 1, minutes_ago=5)
+    html = client.get(f"/display/{tournament.code}/board", headers=HX).get_data(as_text=True)
+    version = re.search(r"board\?v=([0-9a-f]+)", html).group(1)
+    games_on(tournament, 1, 1, 1)
+    url = f"/display/{tournament.code}/board?v={version}"
+    assert client.get(url, headers=HX).status_code == 200
+
+
+def test_cleared_announcements_are_not_shown(client, tournament):
+    db.session.add(Announcement(tournament_id=tournament.id, text="Old news", active=False))
+    db.session.add(Announcement(tournament_id=tournament.id, text="Fresh news"))
+    db.session.commit()
+    page = client.get(f"/display/{tournament.code}").get_data(as_text=True)
+    assert "Fresh news" in page and "Old news" not in page
