@@ -197,3 +197,36 @@ def test_the_table_include_renders_for_the_table_page(app, table, place):
     with app.test_request_context():
         html = render_template("calls/_table_call.html", table=table, tournament=table.tournament)
     assert "Waiting" in html
+
+
+def test_simultaneous_taps_from_two_phones_make_one_call(app, table, tournament):
+    """Two phones at one table tap at the same moment (separate sessions and
+    connections): the table's row lock lets one call in; the other gets it back."""
+    import threading
+
+    table_id = table.id
+    barrier = threading.Barrier(2)
+    results, errors = [], []
+
+    def tap(key):
+        try:
+            with app.app_context():
+                from models import Table
+
+                mine = db.session.get(Table, table_id)
+                barrier.wait(timeout=5)
+                call, created = service.place_call(mine, request_key=key)
+                results.append((call.id, created))
+                db.session.remove()
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=tap, args=(f"tap-{n}",)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not errors, errors
+    assert len(calls_of(table)) == 1
+    assert sorted(created for _, created in results) == [False, True]
+    assert len({call_id for call_id, _ in results}) == 1
