@@ -23,6 +23,7 @@ import re
 from datetime import date, datetime
 
 from sqlalchemy import or_, select
+from sqlalchemy.exc import SQLAlchemyError
 
 from models import (
     Announcement,
@@ -275,7 +276,11 @@ def import_tournament(data: dict, director: User) -> tuple[Tournament, dict[str,
     except BackupError:
         db.session.rollback()
         raise
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
+    except SQLAlchemyError as error:
+        db.session.rollback()
+        raise BackupError("This backup is damaged or incomplete: a required value is "
+                          "missing or repeated.") from error
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         db.session.rollback()
         raise BackupError(f"This backup is damaged or incomplete ({error!s}).") from error
 

@@ -71,15 +71,15 @@ def standings(code):
     if wants_partial() and request.args.get("v") == version:
         return Response(status=204)
     key, view = _view_args()
-    board = service.board(tournament)
+    board = service.board(tournament, provisional=view == "provisional")
     return render_page_or_partial("results/standings.html", "results/_standings.html",
                                   tournament=tournament, board=board,
                                   table=board.table(key), view=view, version=version)
 
 
 def _director_page(tournament, status=200, prize_form=None, tie_errors=None):
-    board = service.board(tournament)
     key, view = _view_args()
+    board = service.board(tournament, provisional=view == "provisional")
     prize_form = prize_form or PrizePlacesForm(prize_places=tournament.prize_places)
     return render_template(
         "results/director.html", tournament=tournament, board=board, table=board.table(key),
@@ -189,7 +189,7 @@ def print_page(tournament_id):
     """Every competition's standings on paper."""
     tournament = staff_tournament(tournament_id, ANY_STAFF)
     return render_template("results/print.html", tournament=tournament,
-                           board=service.board(tournament))
+                           board=service.board(tournament, provisional=False))
 
 
 @bp.get("/director/<int:tournament_id>/backup.json")

@@ -199,3 +199,13 @@ def test_download_then_upload_through_the_pages(app, client, director):
     bad = client.post("/results/import", data={"backup": (io.BytesIO(b"nope"), "b.json")},
                       content_type="multipart/form-data")
     assert bad.status_code == 422 and "not a MahjTable backup" in bad.get_data(as_text=True)
+
+
+def test_a_backup_missing_a_required_value_is_refused(director):
+    data = backup.export_tournament(rich_tournament(director))
+    wipe()
+    importer = make_user()
+    data["players"][0]["name"] = None
+    with pytest.raises(backup.BackupError, match="damaged"):
+        backup.import_tournament(data, importer)
+    assert db.session.query(Tournament).count() == 0
