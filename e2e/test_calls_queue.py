@@ -55,7 +55,7 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
         director.goto(queue_url)
         expect(director.get_by_role("heading", name="No open calls")).to_be_visible()
     dee.get_by_role("button", name="Enable sound").click()
-    expect(dee.get_by_role("button", name="Sound on")).to_have_attribute("aria-pressed", "true")
+    expect(dee.get_by_role("button", name="Sound on (tap to mute)")).to_be_visible()
     assert_accessible(dee)
 
     # The table: one tap calls (here with a reason and a note).
@@ -81,6 +81,7 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
         expect(card.locator(".wait-badge")).to_contain_text("Waiting 0:")
     # The new call rang on the phone whose sound is on.
     expect(dee.locator("#enable-sound")).to_have_attribute("data-alerts", "1")
+    expect(dee.locator('[data-announcer="queue"]')).to_have_text("New call: Table 1")
     screenshot(dee, "calls-queue-new")
     assert_accessible(dee)
 
@@ -94,6 +95,8 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
         "Going: Dee Director", timeout=WITHIN_ONE_POLL)
     expect(table.locator("#table-call")).to_contain_text("Dee Director is on the way",
                                                          timeout=WITHIN_ONE_POLL)
+    expect(table.locator('[data-announcer="table-call"]')).to_have_text(
+        "Dee Director is on the way.")
     screenshot(dee, "calls-queue-claimed")
     screenshot(table, "calls-table-on-the-way")
     assert_accessible(table)

@@ -59,11 +59,22 @@
     return ids;
   }
 
+  // Screen readers hear changes through a live region that stays on the page (the swapped
+  // parts are replaced whole, and a freshly inserted live region is often not read).
+  function announce(name, text) {
+    var region = document.querySelector('[data-announcer="' + name + '"]');
+    if (region && text && region.textContent !== text) { region.textContent = text; }
+  }
+
   function alertNewCalls() {
-    var ids = callIds(), fresh = 0;
-    ids.forEach(function (id) { if (known && !known.has(id)) { fresh += 1; } });
+    var ids = callIds(), fresh = [];
+    ids.forEach(function (id) { if (known && !known.has(id)) { fresh.push(id); } });
     known = ids;
-    if (!fresh) { return; }
+    if (!fresh.length) { return; }
+    announce("queue", fresh.map(function (id) {
+      var title = document.getElementById("call-" + id + "-title");
+      return "New call: " + (title ? title.textContent : "a table");
+    }).join(". "));
     var button = document.getElementById("enable-sound");
     if (button) { button.dataset.alerts = String(Number(button.dataset.alerts || 0) + 1); }
     if (sound) {
@@ -82,7 +93,7 @@
     button.addEventListener("click", function () {
       if (sound) {
         sound = null;
-        button.setAttribute("aria-pressed", "false");
+        button.classList.remove("is-on");
         button.textContent = "Enable sound";
         return;
       }
@@ -92,15 +103,17 @@
       var played = sound.play();
       if (played && played.catch) { played.catch(function () {}); }
       if (navigator.vibrate) { navigator.vibrate(100); }
-      button.setAttribute("aria-pressed", "true");
-      button.textContent = "Sound on";
+      button.classList.add("is-on");
+      button.textContent = "Sound on (tap to mute)";
     });
   }
 
+  // htmx fires afterSettle on each element it swapped in (event.target).
   document.addEventListener("htmx:afterSettle", function (event) {
-    var target = event.detail && event.detail.elt;
-    if (target && (target.id === "queue" || document.getElementById("queue"))) {
-      alertNewCalls();
+    var settled = event.target;
+    if (settled && settled.id === "queue") { alertNewCalls(); }
+    if (settled && settled.id === "table-call") {
+      announce("table-call", settled.dataset.announce);
     }
     tick();
   });
