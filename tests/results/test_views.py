@@ -140,3 +140,32 @@ def test_print_page(client, tournament):
     add_sheet(tournament, 1, 1, [win("E")])
     html = client.get(f"/results/director/{tournament.id}/print").get_data(as_text=True)
     assert "Test Open: results" in html and "results.css" in html
+
+
+def render_include(app, name, **context):
+    from flask import render_template_string
+
+    with app.test_request_context():
+        return render_template_string('{% include "' + name + '" %}', **context)
+
+
+def test_player_history_include_draws_an_svg_without_style_attributes(app, tournament):
+    player = tournament.players[0]
+    empty = render_include(app, "results/_player_history.html", tournament=tournament,
+                           player=player)
+    assert "<svg" not in empty and "No submitted sheet yet" in empty
+    add_sheet(tournament, 1, 1, [win("E")])
+    add_sheet(tournament, 2, 1, [WALL])
+    html = render_include(app, "results/_player_history.html", tournament=tournament,
+                          player=player)
+    assert "<svg" in html and "<polyline" in html and 'role="img"' in html
+    assert "style=" not in html and "<script" not in html
+    assert "Rank after" in html and ">45<" in html            # 35 + a wall game's 10
+
+
+def test_leaders_include_for_the_big_screen(app, tournament):
+    assert "appear once the first sheets" in render_include(
+        app, "results/_leaders.html", tournament=tournament)
+    add_sheet(tournament, 1, 1, [win("E")])
+    html = render_include(app, "results/_leaders.html", tournament=tournament)
+    assert "Player 1" in html and html.count("<li>") == 10
