@@ -32,10 +32,15 @@ def tournament(code):
 def _where(tournament, player):
     stops = service.itinerary(tournament, player)
     round_no, when = service.round_in_play(tournament)
-    now = next((s for s in stops if s.round_no == round_no), None)
-    if now is not None and when == "now" and now.state in ("submitted", "verified"):
-        when = "done"  # this round's sheet is in: point at the next round
-    upcoming = next((s for s in stops if round_no and s.round_no > round_no), None)
+    by_round = {s.round_no: s for s in stops}
+    if round_no is None:
+        return dict(stops=stops, now=None, when=when, upcoming=None)
+    if when == "next":  # between rounds: the last one ended, the next not started
+        now, upcoming = by_round.get(round_no - 1), by_round.get(round_no)
+    else:
+        now, upcoming = by_round.get(round_no), by_round.get(round_no + 1)
+        if now is not None and now.state in ("submitted", "verified"):
+            when = "done"  # this round's sheet is in: point at the next round
     return dict(stops=stops, now=now, when=when, upcoming=upcoming)
 
 

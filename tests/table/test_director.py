@@ -1,0 +1,164 @@
+"""Staff on a table's sheet: the director's view, amendments with a reason, a table guide's
+verification, and director adjustments (add_adjustment) before and after the game."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from blueprints.table import service
+from models import AuditEvent, TournamentStaff, db
+from tests.conftest import make_user, sign_in
+from tournament.scoring import InvalidGame
+
+
+def sheet_url(tournament, table_no=1, round_no=1, tail=""):
+    return f"/t/director/{tournament.id}/{table_no}/{round_no}{tail}"
+
+
+def staff_form(east, **extra):
+    return {"round_no": 1, "version": east.version(), "request_key": secrets.token_urlsafe(8),
+            **extra}
+
+
+def submitted_round(east):
+    for number in range(1, 5):
+        east.save(number, outcome="wall")
+    for seat in "ESWN":
+        east.post("/initial", staff_form(east, seat=seat, initials=seat))
+    assert east.post("/submit", staff_form(east)).status_code == 303
+
+
+def test_director_sees_any_sheet_with_how_each_game_scored(client, east, tnt):
+    east.save(1, outcome="mahjong", winner="S", value="30", win_by="self")
+    response = client.get(sheet_url(tnt))
+    text = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "self-picked +10 (TNT)" in text and "Amend" in text
+
+
+def test_a_director_of_another_tournament_gets_404(app, tnt):
+    other_client = app.test_client()
+    make_user("bob@example.com", "Bob Other")
+    sign_in(other_client, "bob@example.com")
+    assert other_client.get(sheet_url(tnt)).status_code == 404
+    assert other_client.post(sheet_url(tnt, tail="/verify")).status_code == 404
+
+
+def test_signed_out_is_sent_to_sign_in(app, tnt):
+    from flask import g
+
+    g.pop("_login_user", None)  # the fixtures' app context outlives requests
+    response = app.test_client().get(sheet_url(tnt))
+    assert response.status_code == 302 and "/auth/sign-in" in response.headers["Location"]
+
+
+def test_amend_a_locked_sheet_needs_a_reason(client, east, tnt):
+    submitted_round(east)
+    data = staff_form(east, outcome="mahjong", winner="N", value="25", win_by="self")
+    response = client.post(sheet_url(tnt, tail="/game/2"), data=data)
+    assert response.status_code == 422
+    assert 'id="err-reason"' in response.get_data(as_text=True)
+    assert east.sheet().games[1].record == {"outcome": "wall"}
+
+    data["reason"] = "Ruling: North's Mah Jongg was valid"
+    response = client.post(sheet_url(tnt, tail="/game/2"), data=data)
+    assert response.status_code == 303
+    sheet = east.sheet()
+    assert sheet.state == "submitted"
+    assert sheet.games[1].points["N"] == 35
+    assert sheet.amend_reason == "Ruling: North's Mah Jongg was valid"
+    page = east.get().get_data(as_text=True)
+    assert "Amended by Ann Director" in page and "North&#39;s Mah Jongg was valid" in page
+    event = db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "sheet.amend"))
+    assert event.reason and event.before["points"] == dict.fromkeys("ESWN", 10)
+
+
+def test_amend_page_is_filled_and_previews(client, east, tnt):
+    east.save(1, outcome="mahjong", winner="S", value="30", win_by="self")
+    text = client.get(sheet_url(tnt, tail="/game/1")).get_data(as_text=True)
+    assert 'id="winner-S" value="S" checked' in text and "Why are you changing" in text
+    response = client.post(sheet_url(tnt, tail="/game/1/preview"),
+                           data={"outcome": "wall"}, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "wall game +10 (TNT)" in response.get_data(
+        as_text=True)
+
+
+def add_guide(app, tnt):
+    guide = make_user("gail@example.com", "Gail Guide")
+    db.session.add(TournamentStaff(tournament_id=tnt.id, user_id=guide.id, role="table-guide"))
+    db.session.commit()
+    guide_client = app.test_client()
+    sign_in(guide_client, "gail@example.com")
+    return guide_client
+
+
+def test_a_table_guide_verifies_a_submitted_sheet_but_cannot_amend(app, east, tnt):
+    guide = add_guide(app, tnt)
+    east.save(1, outcome="wall")
+    response = guide.post(sheet_url(tnt, tail="/verify"), data=staff_form(east))
+    assert response.status_code == 409  # not submitted yet
+    assert "Only a submitted sheet" in response.get_data(as_text=True)
+    for number in range(2, 5):
+        east.save(number, outcome="wall")
+    for seat in "ESWN":
+        east.post("/initial", staff_form(east, seat=seat, initials=seat))
+    east.post("/submit", staff_form(east))
+    response = guide.post(sheet_url(tnt, tail="/verify"), data=staff_form(east))
+    assert response.status_code == 303
+    assert east.sheet().state == "verified"
+    assert "verified by Gail Guide" in east.get().get_data(as_text=True)
+    assert guide.get(sheet_url(tnt, tail="/game/1")).status_code == 403
+
+
+def test_add_adjustment_to_an_entered_game_rescores_it(app, east, tnt, director):
+    east.save(1, outcome="wall")
+    version = east.version()
+    sheet = service.add_adjustment(east.table, 1, "N", -10, "ruling: tile count", director,
+                                   game_no=1)
+    db.session.commit()
+    assert sheet.version == version + 1
+    game = east.sheet().games[0]
+    assert game.points == {"E": 10, "S": 10, "W": 10, "N": 0}
+    assert game.record["adjustments"] == [
+        {"seat": "N", "points": -10, "reason": "ruling: tile count"}]
+    assert db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "sheet.adjust"))
+
+
+def test_add_adjustment_before_the_game_waits_for_east(app, east, tnt, director):
+    east.save(1, outcome="wall")
+    service.add_adjustment(east.table, 1, "S", -25, "ruling: misnamed tile", director)
+    db.session.commit()
+    sheet = east.sheet()
+    assert sheet.pending_adjustments == [
+        {"game": 2, "seat": "S", "points": -25, "reason": "ruling: misnamed tile"}]
+    assert "Director's ruling for game 2" in east.get().get_data(as_text=True)
+    east.save(2, outcome="wall")
+    sheet = east.sheet()
+    assert sheet.pending_adjustments == []
+    assert sheet.games[1].points["S"] == -15
+    # a later correction by East keeps the director's adjustment
+    east.save(2, outcome="mahjong", winner="E", value="25", win_by="self")
+    assert east.sheet().games[1].points["S"] == -25
+
+
+def test_add_adjustment_on_a_round_with_no_sheet_yet(app, east, tnt, director):
+    sheet = service.add_adjustment(east.table, 1, "E", 10, "ruling", director)
+    db.session.commit()
+    assert sheet.pending_adjustments[0]["game"] == 1 and sheet.version == 2
+
+
+@pytest.mark.parametrize("seat, points, reason", [("X", 5, "r"), ("E", 0, "r"), ("E", 5, " ")])
+def test_add_adjustment_refuses_nonsense(app, east, director, seat, points, reason):
+    with pytest.raises(InvalidGame):
+        service.add_adjustment(east.table, 1, seat, points, reason, director)
+
+
+def test_add_adjustment_on_a_submitted_sheet_marks_it_amended(app, east, director):
+    submitted_round(east)
+    service.add_adjustment(east.table, 1, "W", -10, "ruling after submit", director,
+                           game_no=4)
+    db.session.commit()
+    sheet = east.sheet()
+    assert sheet.amend_reason == "ruling after submit" and sheet.games[3].points["W"] == 0

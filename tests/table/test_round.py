@@ -1,0 +1,176 @@
+"""The round's end: time called, review, initials, submit and lock; token checks on every
+table URL."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from models import GameEntry, Round, db, utcnow
+
+
+def games(east, round_no=1):
+    sheet = east.sheet(round_no)
+    return sorted(sheet.games, key=lambda g: g.number) if sheet else []
+
+
+def form(east, **extra):
+    return {"round_no": 1, "version": east.version(), "request_key": secrets.token_urlsafe(8),
+            **extra}
+
+
+def play_round(east):
+    east.save(1, outcome="mahjong", winner="S", value="30", win_by="self", jokerless="y")
+    east.save(2, outcome="mahjong", winner="N", value="25", win_by="thrown", thrower="E",
+              exposures="2")
+    east.save(3, outcome="wall", dead=["W"])
+    east.save(4, outcome="time")
+
+
+def initial_all(east):
+    for seat in "ESWN":
+        response = east.post("/initial", form(east, seat=seat, initials=seat * 2))
+        assert response.status_code == 303, response.get_data(as_text=True)
+
+
+def test_time_called_scores_that_game_zero_under_tnt(east):
+    east.save(1, outcome="wall")
+    response = east.post("/time", form(east))
+    assert response.status_code == 303
+    rows = games(east)
+    assert [g.number for g in rows] == [1, 2, 3, 4]
+    assert rows[0].points == {"E": 10, "S": 10, "W": 10, "N": 10}
+    assert all(g.points == dict.fromkeys("ESWN", 0) for g in rows[1:])
+
+
+def test_time_called_zeroes_the_whole_round_under_hidden_tile(east_htm):
+    east = east_htm
+    east.save(1, outcome="mahjong", winner="S", value="30", win_by="self", jokerless="y")
+    assert games(east)[0].points["S"] == 60  # 30 + 10 + 20 (Hidden Tile)
+    east.save(2, outcome="time")
+    rows = games(east)
+    assert all(g.points == dict.fromkeys("ESWN", 0) for g in rows)
+    page = east.get().get_data(as_text=True)
+    assert "every game of this round scores X" in page
+    # correcting the time game back un-voids the round
+    east.save(2, outcome="wall")
+    assert games(east)[0].points["S"] == 60
+
+
+def test_time_called_from_the_page_when_the_clock_says_time_is_up(east):
+    rnd = db.session.scalar(db.select(Round).where(Round.tournament_id == east.tournament.id,
+                                                   Round.number == 1))
+    rnd.started_at = utcnow().replace(year=2020)
+    rnd.duration_seconds = 60
+    db.session.commit()
+    page = east.get().get_data(as_text=True)
+    assert "Time is up." in page and "as time called" in page
+
+
+def test_review_initials_submit_and_lock(east):
+    play_round(east)
+    review = east.get("/review").get_data(as_text=True)
+    assert "Player 2, your initials for 60" in review
+    # submitting before everyone initialled is refused under TNT
+    response = east.post("/submit", form(east))
+    assert response.status_code == 422
+    assert "Still to initial: East, South, West, North" in response.get_data(as_text=True)
+    initial_all(east)
+    response = east.post("/submit", form(east))
+    assert response.status_code == 303
+    sheet = east.sheet()
+    assert sheet.state == "submitted" and sheet.submitted_at is not None
+    page = east.get().get_data(as_text=True)
+    assert "changes only by the director" in page and "Enter game" not in page
+    # locked: no more saves, no initials
+    response = east.save(4, outcome="wall")
+    assert response.status_code == 409
+    assert "Only the director" in response.get_data(as_text=True)
+    assert games(east)[3].record == {"outcome": "time"}
+    assert east.get("/game").status_code == 303
+
+
+def test_initials_need_every_game_entered(east):
+    east.save(1, outcome="wall")
+    response = east.post("/initial", form(east, seat="E", initials="EE"))
+    assert response.status_code == 422
+    assert "Enter every game first" in response.get_data(as_text=True)
+
+
+def test_blank_initials_are_refused_at_the_field(east):
+    play_round(east)
+    response = east.post("/initial", form(east, seat="S", initials=" "))
+    assert response.status_code == 422
+    assert 'id="err-initials-S"' in response.get_data(as_text=True)
+
+
+def test_a_correction_clears_the_initials_of_totals_it_changed(east):
+    play_round(east)
+    initial_all(east)
+    east.save(3, outcome="wall")  # W was dead: now W gets +10; the others' totals unchanged
+    sheet = east.sheet()
+    assert sorted(s.seat for s in sheet.signoffs) == ["E", "N", "S"]
+
+
+def test_a_resent_submit_is_applied_once(east):
+    play_round(east)
+    initial_all(east)
+    data = form(east)
+    assert east.post("/submit", data).status_code == 303
+    again = east.post("/submit", data)
+    assert again.status_code == 303  # answered as if it succeeded
+    assert east.sheet().state == "submitted"
+
+
+def test_stale_submit_is_409(east):
+    play_round(east)
+    initial_all(east)
+    response = east.post("/submit", form(east, version=2))
+    assert response.status_code == 409
+    assert east.sheet().state == "open"
+
+
+def test_hidden_tile_submits_without_round_initials(east_htm):
+    for number in range(1, 5):
+        east_htm.save(number, outcome="wall")
+    response = east_htm.post("/submit", form(east_htm))
+    assert response.status_code == 303
+    assert east_htm.sheet().state == "submitted"
+
+
+def table_urls():
+    return [("get", "", None), ("get", "/game", None), ("get", "/review", None),
+            ("post", "/game", {"outcome": "wall", "game_no": 1, "initials": "A"}),
+            ("post", "/game/preview", {"outcome": "wall"}),
+            ("post", "/time", {}), ("post", "/initial", {"seat": "E", "initials": "E"}),
+            ("post", "/submit", {})]
+
+
+@pytest.mark.parametrize("method, path, data", table_urls())
+@pytest.mark.parametrize("token", ["wrong-token", "", None, "rotated"])
+def test_every_table_url_checks_the_token(east, method, path, data, token):
+    if token == "rotated":
+        old = east.table.token
+        from models import new_token
+
+        east.table.token = new_token()
+        db.session.commit()
+        token = old
+    url = f"{east.base}{path}" + (f"?k={token}" if token is not None else "")
+    response = getattr(east.client, method)(url, data=data or {})
+    text = response.get_data(as_text=True)
+    assert response.status_code == 404
+    assert "This table link is no longer valid. Ask the director for the table's QR code." in text
+    assert "Player 1" not in text
+    assert db.session.scalar(db.select(db.func.count()).select_from(GameEntry)) == 0
+
+
+def test_another_tournaments_code_or_table_number_is_refused(east, director):
+    from tests.conftest import make_tournament
+
+    other = make_tournament(director, players=8, rounds=2, name="Other", code="OTHER2")
+    response = east.client.get(f"/t/{other.code}/1?k={east.table.token}")
+    assert response.status_code == 404
+    response = east.client.get(f"/t/{east.tournament.code}/2?k={east.table.token}")
+    assert response.status_code == 404
