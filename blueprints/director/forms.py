@@ -42,8 +42,11 @@ class WholeNumberField(IntegerField):
 
     def process_formdata(self, valuelist):
         if valuelist and valuelist[0].strip():
+            text = valuelist[0].strip()
             try:
-                self.data = int(valuelist[0].strip())
+                if not text.lstrip("-").isascii() or len(text) > 12:
+                    raise ValueError
+                self.data = int(text)
             except ValueError:
                 self.data = None
                 raise ValueError(WHOLE) from None
@@ -208,7 +211,7 @@ class WithdrawForm(FlaskForm):
 
 class ImportForm(FlaskForm):
     file = FileField("CSV file")
-    text = TextAreaField("…or paste the lines here", validators=[
+    text = TextAreaField("…or paste the lines here", render_kw={"rows": 6}, validators=[
         Length(max=200_000, message="That is too long for one import.")])
     confirm = HiddenField()
 

@@ -7,6 +7,7 @@ director would want to trace later writes an audit row in the same transaction."
 from __future__ import annotations
 
 import random
+import re
 import secrets
 import string
 from datetime import date
@@ -245,7 +246,7 @@ def parse_sessions(text: str, rounds: int) -> list[tuple[int, int]]:
         bits = [b.strip() for b in part.replace("–", "-").split("-")]
         if len(bits) == 1:
             bits = bits * 2
-        if len(bits) != 2 or not all(b.isdigit() for b in bits):
+        if len(bits) != 2 or not all(WHOLE.fullmatch(b) for b in bits):
             raise SetupError(f"“{part}” is not a round range. Write ranges like 1-4, 5-8.",
                              "sessions")
         first, last = int(bits[0]), int(bits[1])
@@ -621,6 +622,7 @@ def free_substitutes(tournament: Tournament) -> list[Player]:
 
 # --- CSV import ------------------------------------------------------------------------
 
+WHOLE = re.compile(r"[0-9]{1,9}")
 YES = {"yes", "y", "1", "true", "x", "ja", "oui", "si"}
 NO = {"no", "n", "0", "false", ""}
 MAX_IMPORT_ROWS = 2000
@@ -714,9 +716,9 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
                          cell(row, "mini"), cell(row, "substitute"))
         if not item.raw_number:
             item.problems.append("The number is missing.")
-        elif not item.raw_number.isdigit() or int(item.raw_number) < 1:
+        elif not WHOLE.fullmatch(item.raw_number) or not 1 <= int(item.raw_number) <= 100000:
             item.problems.append(f"“{item.raw_number}” is not a player number (a whole "
-                                 "number, 1 or more).")
+                                 "number from 1 to 100000).")
         else:
             item.number = int(item.raw_number)
             if item.number in seen:

@@ -1,0 +1,39 @@
+"""Bad input on every director form: a plain answer (4xx), never a 500, nothing changed."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from models import AuditEvent, Player, db
+from tests.director.test_access import director_urls
+
+GARBAGE = [
+    {},
+    {"name": "x" * 5000, "number": "99999999999999999999", "rounds": "-3",
+     "games_per_round": "²", "round_minutes": "1e9", "prize_places": "abc",
+     "starts_on": "yesterday", "ends_on": "2026-13-45", "sessions": "1-2-3, x",
+     "mini": "y", "mini_first": "9", "mini_last": "2", "preset": "nope",
+     "method": "coin", "seed": "-1", "first": "٣", "second": "", "from_round": "0",
+     "substitute": "999999", "new_substitute": "", "email": "@@", "role": "king",
+     "text": "\x00\x01,\n,,,", "confirm": "yes", "names": "\n\n",
+     "self_pick_bonus": "ten", "thrower_penalty_0": "", "heavenly": "maybe"},
+]
+
+
+@pytest.mark.parametrize("data", GARBAGE)
+def test_no_director_form_answers_500(app, client, tournament, data):
+    players_before = db.session.scalar(select(func.count()).select_from(Player))
+    for method, path in director_urls(app, tournament):
+        if method != "POST" or path.endswith("/remove"):
+            continue
+        response = client.post(path, data=data)
+        assert response.status_code < 500, (path, response.status_code)
+        # An empty post (no CSRF in tests) re-saves what is there: no change, no audit row.
+        if data and "/rotate" not in path and "/preset" not in path:
+            assert response.status_code in (400, 403, 404, 409, 422), (path, response.status_code)
+    db.session.expire_all()
+    assert db.session.scalar(select(func.count()).select_from(Player)) == players_before
+    assert not db.session.scalar(select(AuditEvent).where(AuditEvent.action.in_(
+        ["player.add", "player.edit", "player.import", "seating.swap", "rules.update",
+         "tournament.update", "staff.add", "player.substitute"])))
