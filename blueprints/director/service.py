@@ -388,13 +388,14 @@ def update_tournament(
         rules["sessions"] = True
     tournament.rules = RuleSet.from_dict(rules).to_dict()
     _set_competitions(tournament, session_ranges, mini)
+    db.session.flush()
     db.session.execute(delete(Round).where(Round.tournament_id == tournament.id,
                                            Round.number > rounds, Round.started_at.is_(None)))
+    db.session.expire(tournament, ["round_list"])
     for rnd in tournament.round_list:
         if rnd.started_at is None:
             rnd.duration_seconds = round_minutes * 60
     db.session.flush()
-    db.session.expire(tournament, ["round_list"])
     after = tournament_summary(tournament)
     if after != before:
         _audit(tournament, user, "tournament.update", f"tournament:{tournament.id}",

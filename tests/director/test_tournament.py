@@ -237,3 +237,23 @@ def test_competition_removed_when_sessions_cleared(client, tournament):
         "name": "Test Open", "rounds": "3", "games_per_round": "4", "round_minutes": "50",
         "prize_places": "3", "sessions": ""})
     assert db.session.scalar(select(Competition)) is None
+
+
+def test_fewer_rounds_drop_unstarted_rounds_and_minutes_follow(client, tournament):
+    from blueprints.director import service
+
+    service.schedule(tournament)
+    service.round_row(tournament, 1).started_at = __import__("models").utcnow()
+    db.session.commit()
+    response = client.post(f"/director/t/{tournament.id}/edit", data={
+        "name": "Test Open", "rounds": "2", "games_per_round": "4", "round_minutes": "45",
+        "prize_places": "3"})
+    assert response.status_code == 302
+    db.session.expire_all()
+    assert [r.number for r in tournament.round_list] == [1, 2]
+    assert tournament.round_list[1].duration_seconds == 45 * 60
+    assert tournament.round_list[0].duration_seconds == 50 * 60  # started: its clock stays
+    response = client.post(f"/director/t/{tournament.id}/edit", data={
+        "name": "Test Open", "rounds": "0", "games_per_round": "4", "round_minutes": "45",
+        "prize_places": "3"})
+    assert response.status_code == 422
