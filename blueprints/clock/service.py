@@ -436,27 +436,29 @@ class TableProgress:
         return self.sheet_state in ("submitted", "verified")
 
 
-def is_behind(games: int, done: bool, view: ClockView, games_per_round: int) -> bool:
+def is_behind(games: int, done: bool, view: ClockView, games_per_round: int,
+              round_seconds: int) -> bool:
     """A table is behind the clock when its round is in play, its sheet is not submitted,
     and the time left for each game it still has to play is less than half an even share
-    of the round (round length / games per round):
+    of the round (the tournament's round length / games per round):
 
-        remaining / (games_per_round - games) < (round length / games_per_round) / 2
+        remaining / (games_per_round - games) < (round_seconds / games_per_round) / 2
 
-    With 4 games in 50 minutes (12.5 minutes each): 2 games with 10 minutes left is behind
-    (5 minutes for each of 2 games), 3 is not; no game at 25 minutes left is behind; once
-    time is up, every table with games still to play is."""
+    With 4 games in 50 minutes (12.5 minutes each, so the line is 6.25 minutes a game):
+    2 games with 10 minutes left is behind (5 minutes for each of 2 games), 3 is not; no
+    game at 25 minutes left is not yet; once time is up, every table with games still to
+    play is."""
     if done or not view.in_play:
         return False
     games_left = games_per_round - games
     if games_left <= 0:
         return False
-    return 2 * games_per_round * view.remaining < view.duration * games_left
+    return 2 * games_per_round * view.remaining < round_seconds * games_left
 
 
-def behind_minutes(duration_seconds: int, games_per_round: int) -> float:
+def behind_minutes(round_seconds: int, games_per_round: int) -> float:
     """Half an even share of the round, in minutes: the "behind" line per game to play."""
-    return duration_seconds / games_per_round / 2 / 60
+    return round_seconds / games_per_round / 2 / 60
 
 
 def director_sheet_url(tournament_id: int, table_no: int, round_no: int) -> str:
@@ -489,7 +491,8 @@ def table_grid(tournament: Tournament, view: ClockView | None) -> list[TableProg
         done = state in ("submitted", "verified")
         grid.append(TableProgress(
             number=number, games=games, sheet_state=state,
-            behind=is_behind(games, done, view, tournament.games_per_round),
+            behind=is_behind(games, done, view, tournament.games_per_round,
+                             tournament.round_minutes * 60),
             url=director_sheet_url(tournament.id, number, view.round_no)))
     return grid
 

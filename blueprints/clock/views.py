@@ -86,9 +86,8 @@ def _console_context(tournament, role, forms=None, problem=None):
         announcements=service.announcements(tournament.id), grid=grid,
         grid_version=service.grid_version(view, grid), problem=problem,
         games_per_round=tournament.games_per_round,
-        behind_minutes=service.behind_minutes(
-            view.duration if view else tournament.round_minutes * 60,
-            tournament.games_per_round),
+        behind_minutes=service.behind_minutes(tournament.round_minutes * 60,
+                                              tournament.games_per_round),
     )
 
 

@@ -36,7 +36,12 @@
       button.textContent = enabled ? "Sound on (tap to mute)" : "Tap to enable sound";
       if (enabled) { chime(); keepAwake(); }
     });
-    document.addEventListener("clock:time", function () { if (enabled) { chime(); } });
+    document.addEventListener("clock:time", function (event) {
+      if (!enabled) { return; }
+      // Marks the screen so people (and tests) can see the chime was played.
+      document.body.setAttribute("data-chimed-round", event.detail && event.detail.round);
+      chime();
+    });
     document.addEventListener("visibilitychange", function () {
       if (enabled && document.visibilityState === "visible") { keepAwake(); }
     });

@@ -33,20 +33,27 @@ def view(remaining, duration=3000, state="running"):
     (4, 0, False),      # all four entered
 ])
 def test_behind_the_clock(games, remaining, behind):
-    assert is_behind(games, False, view(remaining), 4) is behind
+    assert is_behind(games, False, view(remaining), 4, 3000) is behind
 
 
 def test_submitted_or_not_in_play_is_never_behind():
-    assert not is_behind(0, True, view(60), 4)
-    assert not is_behind(0, False, view(3000, state="not_started"), 4)
-    assert not is_behind(0, False, view(600, state="ended"), 4)
+    assert not is_behind(0, True, view(60), 4, 3000)
+    assert not is_behind(0, False, view(3000, state="not_started"), 4, 3000)
+    assert not is_behind(0, False, view(600, state="ended"), 4, 3000)
+
+
+def test_the_line_is_the_rounds_own_length_not_the_adjusted_clock():
+    # 5 minutes added to a 50-minute round: still 6.25 minutes a game to play
+    assert not is_behind(2, False, view(750, duration=3300), 4, 3000)
+    assert is_behind(2, False, view(749, duration=3300), 4, 3000)
 
 
 def test_behind_is_proportional_to_games_per_round():
     assert behind_minutes(3000, 4) == 6.25
     assert behind_minutes(3000, 5) == 5
     # 5 games in 50 minutes, 10 minutes left: 2 games left is fine, 3 is behind
-    assert not is_behind(3, False, view(600), 5) and is_behind(2, False, view(600), 5)
+    assert not is_behind(3, False, view(600), 5, 3000)
+    assert is_behind(2, False, view(600), 5, 3000)
 
 
 def test_grid_shows_each_tables_progress(client, tournament):
