@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from models import (
     CALL_REASONS,
     AppliedRequest,
+    AuditEvent,
     CallClaim,
     DirectorCall,
     Player,
@@ -494,9 +495,8 @@ def resolve_call(call: DirectorCall, user: User, ruling: str, role: str | None =
     if adjustment is not None:
         from blueprints.table.service import add_adjustment
 
-        reason = f"Ruling (table {table.number} call): {ruling}"
         try:
-            add_adjustment(table, round_no, adjustment.seat, adjustment.points, reason, user,
+            add_adjustment(table, round_no, adjustment.seat, adjustment.points, ruling, user,
                            game_no=adjustment.game_no)
         except ValueError as error:
             db.session.rollback()
@@ -532,6 +532,7 @@ class HistoryRow:
     resolved_by: str
     to_claim: int | None
     to_resolve: int | None
+    adjustment: dict | None = None  # {"seat", "points", "game", "round"} from the audit row
 
 
 @dataclass
@@ -556,6 +557,13 @@ def history(tournament: Tournament) -> list[HistoryRow]:
     users = {u.id: u.name for u in db.session.scalars(
         select(User).where(User.id.in_({c.resolved_by_id for c, _, _ in rows
                                         if c.resolved_by_id})))}
+    adjustments = {}
+    for subject, after in db.session.execute(
+            select(AuditEvent.subject, AuditEvent.after)
+            .where(AuditEvent.tournament_id == tournament.id,
+                   AuditEvent.action == "call.resolve")):
+        if isinstance(after, dict) and after.get("adjustment"):
+            adjustments[subject] = after["adjustment"]
     out = []
     for call, table_number, round_no in rows:
         seen = []
@@ -567,6 +575,7 @@ def history(tournament: Tournament) -> list[HistoryRow]:
             resolved_by=users.get(call.resolved_by_id, ""),
             to_claim=_seconds(call.called_at, call.first_claimed_at),
             to_resolve=_seconds(call.called_at, call.resolved_at),
+            adjustment=adjustments.get(f"call:{call.id}"),
         ))
     return out
 

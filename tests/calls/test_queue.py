@@ -252,9 +252,11 @@ def test_resolve_with_an_adjustment_puts_it_on_the_sheet(client, tournament, pla
     sheet = db.session.scalar(select(Scoresheet).where(Scoresheet.table_id == table.id))
     [pending] = sheet.pending_adjustments
     assert pending["seat"] == "N" and pending["points"] == -10 and pending["game"] == 1
-    assert "North had 12 tiles: dead hand, -10" in pending["reason"]
+    assert pending["reason"] == "North had 12 tiles: dead hand, -10"
     actions = [e.action for e in db.session.scalars(select(AuditEvent).order_by(AuditEvent.id))]
     assert actions[-2:] == ["sheet.adjust", "call.resolve"]
+    html = client.get(queue_url(tournament, "/history")).get_data(as_text=True)
+    assert "North -10 in the game in progress, round 1" in html
 
 
 def test_resolve_with_an_adjustment_for_a_chosen_game(client, tournament, place, table):
