@@ -359,3 +359,23 @@ def test_history_lists_every_call_with_its_times_and_wait_statistics(
     assert "1:00" in html and "1:30" in html and "2:00" in html and "5:00" in html
     assert "by Ann Director" in html
     assert cancelled.id
+
+
+def test_an_adjustment_on_a_game_already_entered_rescores_it(client, tournament, place,
+                                                             table):
+    """Game 1 is on the sheet (a wall game: +10 each); the ruling takes 10 from North."""
+    import blueprints.table.service as table_service
+
+    rnd = table_service.round_by_number(tournament, 1)
+    table_service.save_game(table, rnd, 1, {"outcome": "wall"}, initials="AB",
+                            version=None, key=None, actor="East")
+    call = place("tile_count")
+    response = client.post(queue_url(tournament, f"/{call.id}/resolve"), data={
+        "ruling": "North had 12 tiles", "seat": "N", "points": "-10", "game_no": "1"})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    db.session.expire_all()
+    sheet = db.session.scalar(select(Scoresheet).where(Scoresheet.table_id == table.id))
+    [game] = sheet.games
+    assert game.record["adjustments"] == [
+        {"seat": "N", "points": -10, "reason": "North had 12 tiles"}]
+    assert game.points["N"] == game.points["E"] - 10
