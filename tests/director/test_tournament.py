@@ -257,3 +257,30 @@ def test_fewer_rounds_drop_unstarted_rounds_and_minutes_follow(client, tournamen
         "name": "Test Open", "rounds": "0", "games_per_round": "4", "round_minutes": "45",
         "prize_places": "3"})
     assert response.status_code == 422
+
+
+def test_the_old_table_link_is_dead_after_rotation(client, tournament):
+    table = tournament.tables[0]
+    old = table.token
+    old_link = f"/t/{tournament.code}/1?k={old}"
+    assert client.get(old_link).status_code == 200
+    client.post(f"/director/t/{tournament.id}/tables/1/rotate")
+    db.session.expire_all()
+    dead = client.get(old_link)
+    assert dead.status_code == 404
+    assert "no longer valid" in dead.get_data(as_text=True)
+    new = db.session.get(Table, table.id).token
+    assert client.get(f"/t/{tournament.code}/1?k={new}").status_code == 200
+
+
+def test_poster_points_at_the_seat_lookup_with_base_url(client, tournament, app):
+    app.config["BASE_URL"] = "http://192.168.1.10:8000"
+    body = client.get(f"/director/t/{tournament.id}/poster").get_data(as_text=True)
+    assert f"http://192.168.1.10:8000/p/{tournament.code}/seat" in body
+
+
+def test_players_page_answers_htmx_with_its_partial(client, tournament):
+    response = client.get(f"/director/t/{tournament.id}/players", headers={"HX-Request": "true"})
+    body = response.get_data(as_text=True)
+    assert '<div id="players">' in body and "<html" not in body
+    assert "HX-Request" in response.headers["Vary"]
