@@ -1,0 +1,229 @@
+"""What the benchmark's simulated people do, and the checks after the run.
+
+Seeding and checking use the app's own services and models in this process; the load itself
+goes over HTTP to gunicorn, as phones would."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+from dataclasses import dataclass, field
+
+import httpx
+
+from tournament.rules import PRESETS
+from tournament.scoring import Game, score_game
+
+DIRECTOR = ("bench-director@example.com", "bench-password")
+
+
+@dataclass
+class Seed:
+    tournament_id: int
+    code: str
+    tables: dict[int, str] = field(default_factory=dict)   # number -> token
+    round_no: int = 1
+
+
+def app_for(database_url: str):
+    from app import create_app
+
+    return create_app({"DATABASE_URL": database_url})
+
+
+def seed(database_url: str, tables: int) -> Seed:
+    """A tournament of `tables` tables under TNT rules, round 1 seated and running."""
+    from blueprints.auth.service import create_user
+    from blueprints.director import service
+    from models import Player, db, utcnow
+
+    app = app_for(database_url)
+    with app.app_context():
+        director, _ = create_user(*DIRECTOR[:1], name="Bench Director", password=DIRECTOR[1])
+        tournament = service.create_tournament(director, name="Benchmark Open", preset="tnt",
+                                               rounds=3, code="BENCH1")
+        tournament.players.extend(Player(number=n, name=f"Player {n}")
+                                  for n in range(1, tables * 4 + 1))
+        db.session.flush()
+        rnd = service.seat_round_one(tournament, method="draw", seed=7)
+        rnd.started_at = utcnow()
+        rnd.clock_version += 1
+        db.session.commit()
+        return Seed(tournament.id, tournament.code, {t.number: t.token for t in tournament.tables})
+
+
+# The four games every East enters: a self-picked jokerless win, a thrown win to two
+# exposures, a wall game with a dead hand, and a plain thrown win.
+GAMES = [
+    {"outcome": "mahjong", "winner": "E", "value": 25, "self_picked": True, "jokerless": True},
+    {"outcome": "mahjong", "winner": "S", "value": 30, "discarder": "W", "exposures": 2},
+    {"outcome": "wall", "dead": ["N"]},
+    {"outcome": "mahjong", "winner": "N", "value": 35, "discarder": "E", "exposures": 1},
+]
+
+
+async def pause(stop: asyncio.Event, seconds: float) -> None:
+    """Sleep, waking early when the run stops."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)
+
+
+def table_url(seed: Seed, number: int, suffix: str = "") -> str:
+    return f"/t/{seed.code}/{number}{suffix}?k={seed.tables[number]}"
+
+
+def unchanged_poll_path(base: str, seed: Seed) -> str:
+    """The clock poll with the version the page shows: answered 204."""
+    page = httpx.get(base + table_url(seed, 1), timeout=10).text
+    match = re.search(r'hx-get="([^"]*clock[^"]*)"', page)
+    if not match:
+        raise RuntimeError("the table page has no clock poll")
+    return match.group(1).replace("&amp;", "&")
+
+
+async def round_end(base: str, seed: Seed, stats, args, client_class) -> None:
+    stop = asyncio.Event()
+    pollers = [asyncio.create_task(phone(base, seed, number, stats, args, client_class, stop))
+               for number in seed.tables for _ in range(4)]
+    directors = [asyncio.create_task(director(base, seed, stats, args, client_class, stop))
+                 for _ in range(3)]
+    spectators = [asyncio.create_task(spectator(base, seed, stats, args, client_class, stop))
+                  for _ in range(20)]
+    callers = set(random.Random(3).sample(sorted(seed.tables), max(1, len(seed.tables) // 10)))
+    easts = [asyncio.create_task(east(base, seed, number, number in callers, stats, args,
+                                      client_class))
+             for number in seed.tables]
+    await asyncio.gather(*easts)
+    await asyncio.sleep(args.poll)
+    stop.set()
+    await asyncio.gather(*pollers, *directors, *spectators)
+
+
+async def phone(base, seed, number, stats, args, client_class, stop) -> None:
+    client = client_class(base, stats)
+    try:
+        page = await client.request("table page", "GET", table_url(seed, number))
+        match = page is not None and re.search(r'hx-get="([^"]*clock[^"]*)"', page.text)
+        if not match:
+            return
+        path = match.group(1).replace("&amp;", "&")
+        await asyncio.sleep(random.uniform(0, args.poll))
+        while not stop.is_set():
+            response = await client.request("clock poll", "GET", path,
+                                            headers={"HX-Request": "true"})
+            if response is not None and response.status_code == 200:
+                found = re.search(r'hx-get="([^"]*clock[^"]*)"', response.text)
+                path = found.group(1).replace("&amp;", "&") if found else path
+            await pause(stop, args.poll)
+    finally:
+        await client.close()
+
+
+async def east(base, seed, number, calls, stats, args, client_class) -> None:
+    from bench import table_flow
+
+    await asyncio.sleep(random.uniform(0, args.spread))
+    client = client_class(base, stats)
+    try:
+        if calls:
+            await table_flow.call_director(client, seed, number)
+        await table_flow.enter_round(client, seed, number, GAMES)
+    finally:
+        await client.close()
+
+
+async def director(base, seed, stats, args, client_class, stop) -> None:
+    from bench import table_flow
+
+    client = client_class(base, stats)
+    try:
+        await table_flow.director_sign_in(client, DIRECTOR)
+        while not stop.is_set():
+            await table_flow.work_queue(client, seed)
+            await pause(stop, 2)
+    finally:
+        await client.close()
+
+
+async def spectator(base, seed, stats, args, client_class, stop) -> None:
+    client = client_class(base, stats)
+    try:
+        while not stop.is_set():
+            await client.request("standings", "GET", f"/results/{seed.code}")
+            await pause(stop, random.uniform(3, 8))
+    finally:
+        await client.close()
+
+
+async def page_sizes(base: str, seed: Seed) -> list[str]:
+    """Each page's gzip size plus the assets it loads (htmx, CSS, JS), as a phone sees it
+    on first load."""
+    rows = ["| page | HTML gz KB | with assets gz KB |", "|---|---:|---:|"]
+    pages = {"home": "/", "table": table_url(seed, 2), "seat lookup": f"/p/{seed.code}/seat",
+             "standings": f"/results/{seed.code}", "display": f"/display/{seed.code}"}
+    async with httpx.AsyncClient(base_url=base, timeout=30,
+                                 headers={"Accept-Encoding": "gzip"}) as http:
+        for name, path in pages.items():
+            response = await http.get(path)
+            html = response.text
+            html_gz = len(gzip_bytes(response.content))
+            assets = set(re.findall(r'(?:src|href)="(/static/[^"?]+)', html))
+            total = html_gz
+            for asset in assets:
+                body = (await http.get(asset)).content
+                total += len(gzip_bytes(body))
+            rows.append(f"| {name} ({response.status_code}) | {html_gz / 1024:.1f} | "
+                        f"{total / 1024:.1f} |")
+    rows.append("")
+    rows.append("Target: under 30 KB compressed, htmx included.")
+    return rows
+
+
+def gzip_bytes(body: bytes) -> bytes:
+    import gzip
+
+    return gzip.compress(body, 6)
+
+
+def check_database(database_url: str, seed: Seed) -> list[str]:
+    """Every table's sheet stored once, submitted, with its four games scored exactly as
+    tournament.scoring says."""
+    from sqlalchemy import func, select
+
+    from models import GameEntry, Round, Scoresheet, Tournament, db
+
+    app = app_for(database_url)
+    with app.app_context():
+        tournament = db.session.get(Tournament, seed.tournament_id)
+        from tournament.rules import RuleSet
+
+        rules = RuleSet.from_dict(tournament.rules) if tournament.rules else PRESETS["tnt"]
+        sheets = db.session.scalars(
+            select(Scoresheet).join(Round, Round.id == Scoresheet.round_id)
+            .where(Round.tournament_id == tournament.id, Round.number == seed.round_no)
+        ).all()
+        per_table = {}
+        for sheet in sheets:
+            per_table.setdefault(sheet.table_id, []).append(sheet)
+        doubled = sum(1 for v in per_table.values() if len(v) > 1)
+        submitted = sum(1 for s in sheets if s.state in ("submitted", "verified"))
+        wrong_games = wrong_points = 0
+        for sheet in sheets:
+            games = sheet.games
+            if [g.number for g in games] != [1, 2, 3, 4]:
+                wrong_games += 1
+            for game in games:
+                if score_game(rules, Game.from_dict(game.record)) != game.points:
+                    wrong_points += 1
+        game_rows = db.session.scalar(select(func.count()).select_from(GameEntry))
+    tables = len(seed.tables)
+    verdict = ("PASS" if submitted == tables and not doubled and not wrong_games
+               and not wrong_points and len(sheets) == tables else "FAIL")
+    return [f"- tables: {tables}; sheets stored: {len(sheets)}; submitted: {submitted}",
+            f"- tables with more than one sheet: {doubled}",
+            f"- sheets without exactly games 1-4: {wrong_games}; game rows: {game_rows}",
+            f"- games whose stored points differ from score_game: {wrong_points}",
+            f"- **{verdict}**: zero lost or doubled sheets" + ("" if verdict == "PASS" else " NOT")
+            + " met"]

@@ -1,0 +1,144 @@
+"""East's round, a table's call and a director's queue work, as a phone without JavaScript
+would do them (plain form posts, following redirects): the hidden fields of each form
+(sheet version, idempotency key, round) are read from the page just served, as a browser
+would send them. Used by the benchmark and by the fault tests."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+SIGNERS = {"E": "W"}  # West initials East's win; see tournament.scoring.signer
+
+
+class Forms(HTMLParser):
+    """Every <form> on a page: its action and its named inputs' values."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.forms: list[dict] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            self.forms.append({"action": attrs.get("action", ""), "fields": {}})
+        elif tag == "input" and self.forms and attrs.get("name"):
+            kind = attrs.get("type", "text")
+            if kind in ("hidden",):
+                self.forms[-1]["fields"][attrs["name"]] = attrs.get("value", "")
+
+    def find(self, action_part: str, **matching) -> dict | None:
+        for form in self.forms:
+            if action_part in form["action"] and all(
+                    form["fields"].get(k) == v for k, v in matching.items()):
+                return form
+        return None
+
+
+def game_fields(game: dict, signer: str) -> dict:
+    """The entry form's fields for one game record of bench.flows.GAMES."""
+    fields = {"outcome": game["outcome"], "initials": signer * 2}
+    if game["outcome"] == "mahjong":
+        fields.update(winner=game["winner"], value=str(game["value"]))
+        if game.get("self_picked"):
+            fields["win_by"] = "self"
+        else:
+            fields.update(win_by="thrown", thrower=game["discarder"],
+                          exposures=str(game.get("exposures", 0)))
+        if game.get("jokerless"):
+            fields["jokerless"] = "y"
+    if game.get("dead"):
+        fields["dead"] = game["dead"]
+    return fields
+
+
+def signer_of(game: dict) -> str:
+    if game["outcome"] != "mahjong":
+        return "W"
+    return SIGNERS.get(game["winner"], game["winner"])
+
+
+async def follow(client, label: str, response):
+    """Follow a post's redirect like a browser (counted under the same label + ' page')."""
+    if response is not None and response.status_code in (302, 303):
+        return await client.request(label + " page", "GET", response.headers["Location"])
+    return response
+
+
+async def enter_round(client, seed, number: int, games: list[dict], retries: int = 0) -> None:
+    from bench.flows import table_url
+
+    await client.request("table page", "GET", table_url(seed, number), retries=retries)
+    for game in games:
+        page = await client.request("entry page", "GET", table_url(seed, number, "/game"),
+                                    retries=retries)
+        if page is None:
+            return
+        form = Forms(page.text).find("/game")
+        if form is None:
+            return
+        data = {**form["fields"], **game_fields(game, signer_of(game))}
+        response = await client.request("save game", "POST", form["action"] or
+                                        table_url(seed, number, "/game"), data=data,
+                                        retries=retries)
+        await follow(client, "save game", response)
+    review = await client.request("review page", "GET", table_url(seed, number, "/review"),
+                                  retries=retries)
+    for seat in "ESWN":
+        if review is None:
+            return
+        form = Forms(review.text).find("/initial", seat=seat)
+        if form is None:
+            continue  # already initialled (a retry)
+        response = await client.request("initial", "POST", form["action"],
+                                        data={**form["fields"], "initials": seat * 2},
+                                        retries=retries)
+        review = await follow(client, "initial", response)
+    if review is None:
+        return
+    form = Forms(review.text).find("/submit")
+    if form is not None:
+        response = await client.request("submit", "POST", form["action"], data=form["fields"],
+                                        retries=retries)
+        await follow(client, "submit", response)
+
+
+async def call_director(client, seed, number: int) -> None:
+    from bench.flows import table_url
+
+    page = await client.request("table page", "GET", table_url(seed, number))
+    if page is None:
+        return
+    form = Forms(page.text).find("/calls/t/")
+    if form is None:
+        return
+    await client.request("call director", "POST", form["action"],
+                         data={**form["fields"], "reason": "ruling", "note": "bench"})
+
+
+async def director_sign_in(client, account) -> None:
+    page = await client.request("sign-in page", "GET", "/auth/sign-in")
+    token = ""
+    if page is not None:
+        found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.text)
+        token = found.group(1) if found else ""
+    await client.request("sign in", "POST", "/auth/sign-in",
+                         data={"email": account[0], "password": account[1], "csrf_token": token})
+
+
+async def work_queue(client, seed) -> None:
+    """Poll the queue; claim and resolve the oldest open call."""
+    queue = await client.request("director queue", "GET",
+                                 f"/calls/director/{seed.tournament_id}")
+    if queue is None:
+        return
+    forms = Forms(queue.text)
+    claim = next((f for f in forms.forms if f["action"].endswith("/claim")), None)
+    if claim is None:
+        return
+    await client.request("claim call", "POST", claim["action"], data=claim["fields"])
+    resolve_url = claim["action"].rsplit("/", 1)[0] + "/resolve"
+    await client.request("resolve call", "POST", resolve_url,
+                         data={"ruling": "Play on: the tile stands.", "seat": ""},
+                         ok=(200, 204, 302, 303, 409, 422))
