@@ -41,8 +41,16 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var status = event.detail.xhr.status;
     var target = event.detail.target;
-    if ((status === 409 || status === 422 || status === 429) && target &&
-        (target.id === "table-call" || target.id === "queue")) {
+    var responseURL = event.detail.xhr.responseURL || "";
+    if (target && target.id === "queue" && responseURL.indexOf("/auth/sign-in") !== -1) {
+      // Signed out meanwhile: go to the sign-in page rather than showing it in the queue.
+      event.detail.shouldSwap = false;
+      window.location.assign(responseURL);
+      return;
+    }
+    var plain = status === 409 || status === 422 || status === 429;
+    if (target && ((plain && (target.id === "table-call" || target.id === "queue")) ||
+                   (status === 404 && target.id === "table-call"))) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }
