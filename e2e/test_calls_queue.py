@@ -193,3 +193,19 @@ def test_the_queue_at_phone_size_shows_long_waits_and_hand_offs(live_server,
     expect(cards.nth(2)).to_have_class(re.compile("wait-level-0"))
     screenshot(page, "calls-queue-phone")
     assert_accessible(page)
+
+
+def test_a_rotated_link_stops_the_table_bar_in_place(live_server, director_account, page):
+    from models import Table, db, new_token
+
+    email, _ = director_account
+    t = seed(live_server, email)
+    page.goto(f"{live_server.url}/t/{t['code']}/1?k={t['token']}")
+    expect(page.get_by_role("button", name="Call the director")).to_be_visible()
+    with live_server.app_context():
+        table = db.session.scalar(db.select(Table).where(Table.token == t["token"]))
+        table.token = new_token()
+        db.session.commit()
+    expect(page.locator("#table-call")).to_contain_text(
+        "This table link is no longer valid", timeout=WITHIN_ONE_POLL)
+    expect(page.get_by_role("button", name="Call the director")).to_have_count(0)

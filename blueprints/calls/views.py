@@ -88,6 +88,10 @@ def _render_table(table, status: int = 200, **kwargs):
 def _table_or_404(code: str, number: int):
     table = service.table_from_link(code, number, request.values.get("k"))
     if table is None:
+        if wants_partial():
+            # The bar on an open table page: say so in place, and stop polling.
+            abort(Response(render_template("calls/_invalid_link.html",
+                                           text=service.INVALID_LINK), 404))
         abort(Response(render_template("errors/error.html", code=404,
                                        title="This table link is no longer valid",
                                        text=service.INVALID_LINK), 404))

@@ -230,3 +230,14 @@ def test_simultaneous_taps_from_two_phones_make_one_call(app, table, tournament)
     assert len(calls_of(table)) == 1
     assert sorted(created for _, created in results) == [False, True]
     assert len({call_id for call_id, _ in results}) == 1
+
+
+def test_a_rotated_token_stops_the_bar_in_place(client, table, table_url):
+    old = table_url()
+    table.token = new_token()
+    db.session.commit()
+    response = client.get(old + "&v=none", headers=HX)
+    assert response.status_code == 404
+    html = response.get_data(as_text=True)
+    assert 'id="table-call"' in html and "no longer valid" in html
+    assert "hx-trigger" not in html and "<html" not in html
