@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from sqlalchemy.exc import IntegrityError
 from werkzeug.routing import BuildError
 
 from blueprints.auth import service as auth_service
@@ -421,14 +422,26 @@ def _need_seating(tournament):
     return None
 
 
+def _with_rounds_made(tournament, build):
+    """Run `build` (which may create later rounds) and commit; if another worker made the
+    same round at the same moment, start again from what it stored."""
+    try:
+        result = build(tournament)
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        result = build(tournament)
+        db.session.commit()
+    return result
+
+
 @bp.get("/t/<int:tournament_id>/schedule")
 def schedule(tournament_id):
     """The full seating schedule: round by table by seat, one round per printed page."""
     tournament = _manage(tournament_id)
     if (early := _need_seating(tournament)) is not None:
         return early
-    plan = service.schedule(tournament)
-    db.session.commit()
+    plan = _with_rounds_made(tournament, service.schedule)
     return render_template("director/schedule.html", tournament=tournament, plan=plan)
 
 
@@ -438,8 +451,7 @@ def itineraries(tournament_id):
     tournament = _manage(tournament_id)
     if (early := _need_seating(tournament)) is not None:
         return early
-    plan = service.itineraries(tournament)
-    db.session.commit()
+    plan = _with_rounds_made(tournament, service.itineraries)
     return render_template("director/itineraries.html", tournament=tournament, plan=plan)
 
 
