@@ -88,6 +88,11 @@ def test_director_runs_the_clock_and_every_screen_follows(live_server, director_
         table.wait_for_timeout(2500)
         assert seconds(clock_time(table)) < first <= 50 * 60
 
+        # A phone waking from sleep asks at once ("clock:sync"), sending what it shows.
+        with table.expect_request(lambda r: "/clock/" in r.url and "shown=" in r.url,
+                                  timeout=1000):
+            table.evaluate("htmx.trigger(document.querySelector('#clock'), 'clock:sync')")
+
         # The console's grid: table 2 has a game; links to each table's sheet.
         tile = director.locator("a.tile", has_text="Table 2")
         expect(tile).to_contain_text("1 of 4 games")
@@ -103,6 +108,7 @@ def test_director_runs_the_clock_and_every_screen_follows(live_server, director_
             expect(screen.locator("#clock")).to_have_attribute("data-state", "paused",
                                                                timeout=WITHIN_ONE_POLL)
             expect(screen.locator("#clock")).to_contain_text("Paused: Ruling at table 3")
+        screenshot(table, "clock-table-paused")
         paused_at = clock_time(director)
         assert clock_time(table) == paused_at == clock_time(display)
         table.wait_for_timeout(1500)

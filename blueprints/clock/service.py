@@ -78,7 +78,6 @@ class ClockView:
     clock_version: int
     pause_reason: str
     warning: int | None
-    has_row: bool = True
 
     @property
     def version(self) -> str:

@@ -304,3 +304,12 @@ def test_started_at_is_stored_in_utc(client, tournament):
     rnd = fresh(tournament)
     assert abs(rnd.started_at - utcnow()) < timedelta(seconds=5)
     assert rnd.started_at.utcoffset() == timedelta(0)
+
+
+def test_controls_refresh_for_htmx_shows_only_the_controls(client, tournament):
+    """The console's controls are refetched when the clock changes (clockChanged)."""
+    started(tournament, 1, minutes_ago=10, paused_minutes_ago=1, reason="Ruling")
+    response = client.get(url(tournament), headers={"HX-Request": "true"})
+    html = response.get_data(as_text=True)
+    assert 'id="clock-controls"' in html and "Resume the clock" in html
+    assert "<html" not in html and 'id="table-grid"' not in html
