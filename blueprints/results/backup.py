@@ -24,6 +24,7 @@ from datetime import date, datetime
 
 from sqlalchemy import or_, select
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import selectinload
 
 from models import (
     Announcement,
@@ -110,14 +111,17 @@ def export_tournament(tournament: Tournament) -> dict:
     round_no = {r.id: r.number for r in rounds}
     competitions = db.session.scalars(
         select(Competition).where(Competition.tournament_id == tid)
+        .options(selectinload(Competition.entries))
         .order_by(Competition.first_round, Competition.id)).all()
     competition_index = {c.id: i for i, c in enumerate(competitions)}
     sheets = sorted(db.session.scalars(
-        select(Scoresheet).join(Round).where(Round.tournament_id == tid)).all(),
+        select(Scoresheet).join(Round).where(Round.tournament_id == tid)
+        .options(selectinload(Scoresheet.games), selectinload(Scoresheet.signoffs))).all(),
         key=lambda s: (round_no[s.round_id], table_no[s.table_id]))
     sheet_key = {s.id: f"{round_no[s.round_id]}.{table_no[s.table_id]}" for s in sheets}
     calls = db.session.scalars(
         select(DirectorCall).where(DirectorCall.tournament_id == tid)
+        .options(selectinload(DirectorCall.claims))
         .order_by(DirectorCall.called_at, DirectorCall.id)).all()
     call_index = {c.id: i for i, c in enumerate(calls)}
     announcements = db.session.scalars(

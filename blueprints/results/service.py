@@ -597,6 +597,12 @@ def _yes(value) -> str:
     return "yes" if value else ""
 
 
+def _text(value: str) -> str:
+    """Words typed by people (names, reasons), safe to open in a spreadsheet: a cell that
+    starts like a formula gets a leading apostrophe."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
 def games_csv(tournament: Tournament) -> str:
     """Every game of every sheet, one line per seat, with the record's outcome details."""
     rows = db.session.execute(
@@ -623,7 +629,7 @@ def games_csv(tournament: Tournament) -> str:
         game = game or {}
         points = {"E": pe, "S": ps, "W": pw, "N": pn}[seat]
         writer.writerow([
-            round_no, table_no, game_no, seat, number, name, points, state,
+            round_no, table_no, game_no, seat, number, _text(name), points, state,
             game.get("outcome", ""), game.get("winner") or "", game.get("value") or "",
             game.get("discarder") or "", "" if game.get("exposures") is None
             else game["exposures"], _yes(game.get("self_picked")), _yes(game.get("jokerless")),
@@ -631,8 +637,8 @@ def games_csv(tournament: Tournament) -> str:
             _yes(game.get("heavenly")), " ".join(game.get("dead") or []),
             " ".join(game.get("in_error") or []),
             "; ".join(f"{p.get('seat')} {p.get('kind')}" for p in game.get("penalties") or []),
-            "; ".join(f"{a.get('seat')} {a.get('points'):+d} {a.get('reason', '')}".strip()
-                      for a in game.get("adjustments") or []),
+            _text("; ".join(f"{a.get('seat')} {a.get('points'):+d} {a.get('reason', '')}"
+                            .strip() for a in game.get("adjustments") or [])),
             json.dumps(game, sort_keys=True, separators=(",", ":")),
         ])
     return out.getvalue()
@@ -647,7 +653,7 @@ def standings_csv(tournament: Tournament, key: str | None = None) -> str:
     writer.writerow(["competition", "rank", "tied", "player_number", "player_name", "total",
                      "games_won", *(f"round_{r}" for r in rounds)])
     for line in table.lines:
-        writer.writerow([table.name, line.rank, _yes(line.tied), line.player.number,
-                         line.player.name, line.total, line.games_won,
+        writer.writerow([_text(table.name), line.rank, _yes(line.tied), line.player.number,
+                         _text(line.player.name), line.total, line.games_won,
                          *(line.per_round.get(r, "") for r in rounds)])
     return out.getvalue()
