@@ -1,0 +1,187 @@
+"""East enters a whole round on a phone: four games, the right person initials each, every
+player initials the total, East submits, the sheet locks, and a player looks up their seat
+and sees the same points. Once under TNT and once under Hidden Tile, with their numbers."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+import pytest
+from playwright.sync_api import expect
+
+from e2e.conftest import assert_accessible, screenshot
+
+NAMES = ["Ruth Abrams", "Bea Goldberg", "Carol Chen", "Dolores Ortiz", "Edith Klein",
+         "Fran Weiss", "Gloria Park", "Harriet Stone"]
+
+
+def seed(live_server, preset):
+    """A seated 2-table tournament; returns (code, table 1 token)."""
+    from blueprints.auth.service import create_user
+    from blueprints.director import service
+    from models import Player, db
+
+    with live_server.app_context():
+        user, _ = create_user(f"td-{secrets.token_hex(3)}@example.com", "Tess Director", "pw-12345")
+        code = "T" + secrets.token_hex(2).upper() + preset[:1].upper()
+        tournament = service.create_tournament(user, name=f"{preset} Classic", preset=preset,
+                                               rounds=2, code=code)
+        for number, name in enumerate(NAMES, start=1):
+            tournament.players.append(Player(number=number, name=name))
+        db.session.flush()
+        service.seat_round_one(tournament, method="number", user=user)
+        db.session.commit()
+        return code, tournament.tables[0].token
+
+
+def tap(page, name, value):
+    """Tap one big button (the label of a radio or checkbox)."""
+    page.locator(f"label[for='{name}-{value}']").click()
+
+
+def live_score(page, seat_index):
+    return page.locator("#live-scores tbody td").nth(seat_index)
+
+
+def save(page, initials, signer_words, game_no):
+    expect(page.locator("label[for=initials]")).to_contain_text(signer_words)
+    page.locator("#initials").fill(initials)
+    page.get_by_role("button", name=f"Save game {game_no}").click()
+    expect(page.locator("h1")).to_contain_text("Table 1")
+
+
+def sheet_row(page, game_no):
+    return page.locator("table.sheet tbody tr").nth(game_no - 1)
+
+
+def enter_round(page, live_server, code, token, numbers, time_via_button):
+    table_url = f"{live_server.url}/t/{code}/1?k={token}"
+    page.goto(table_url)
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Table 1")
+    expect(page.get_by_text("Ruth Abrams")).to_be_visible()
+    screenshot(page, f"table-{numbers['key']}-page")
+    assert_accessible(page)
+
+    # Game 1: South self-picks a jokerless hand worth 30.
+    page.get_by_role("link", name="Enter game 1").click()
+    expect(page.locator("#step-winner")).to_be_hidden()  # steps appear one by one
+    assert_accessible(page)
+    tap(page, "outcome", "mahjong")
+    tap(page, "winner", "S")
+    tap(page, "value", "30")
+    tap(page, "win_by", "self")
+    expect(page.locator("#step-thrower")).to_be_hidden()  # no thrower for a self-pick
+    page.locator("label[for=jokerless]").click()
+    expect(live_score(page, 1)).to_have_text(str(numbers["g1_south"]))
+    expect(live_score(page, 0)).to_have_text("X")
+    expect(page.locator("#live-scores")).to_contain_text(numbers["jokerless_words"])
+    screenshot(page, f"table-{numbers['key']}-entry")
+    assert_accessible(page)
+    save(page, "BG", "Bea Goldberg (South) initials this game", 1)
+    expect(sheet_row(page, 1)).to_contain_text("Mah Jongg: Bea Goldberg")
+    expect(sheet_row(page, 1).locator("td").nth(1)).to_have_text(str(numbers["g1_south"]))
+
+    # Game 2: North throws to East's hand of 25 with 2 exposures.
+    page.get_by_role("link", name="Enter game 2").click()
+    tap(page, "outcome", "mahjong")
+    tap(page, "winner", "E")
+    page.locator("#value_other").fill("25")
+    tap(page, "win_by", "thrown")
+    tap(page, "thrower", "N")
+    tap(page, "exposures", "2")
+    expect(live_score(page, 3)).to_have_text(str(numbers["g2_thrower"]))
+    expect(live_score(page, 0)).to_have_text("25")
+    save(page, "CC", "Carol Chen (West) initials this game", 2)
+    expect(sheet_row(page, 2).locator("td").nth(3)).to_have_text(str(numbers["g2_thrower"]))
+
+    # Game 3: a wall game; North's hand was dead.
+    page.get_by_role("link", name="Enter game 3").click()
+    tap(page, "outcome", "wall")
+    page.get_by_text("Dead hands, penalties or a note").click()
+    tap(page, "dead", "N")
+    expect(live_score(page, 3)).to_have_text("X")
+    expect(live_score(page, 2)).to_have_text("10")
+    save(page, "CC", "Carol Chen (West) initials this game", 3)
+
+    # Game 4: time is called before it ends.
+    if time_via_button:
+        page.get_by_role("link", name=re.compile("Review the round")).click()
+        page.get_by_role("button", name=re.compile("as time called")).click()
+        expect(page.get_by_role("heading", level=1)).to_contain_text("review")
+    else:
+        page.get_by_role("link", name="Enter game 4").click()
+        tap(page, "outcome", "time")
+        expect(page.locator("#live-scores")).to_contain_text(numbers["time_words"])
+        save(page, "CC", "Carol Chen (West) initials this game", 4)
+        page.get_by_role("link", name=re.compile("Review the round")).click()
+
+    # Review: every player initials their own total, then East submits.
+    expect(page.locator("#total-S")).to_have_text(numbers["total_south"])
+    screenshot(page, f"table-{numbers['key']}-review")
+    assert_accessible(page)
+    for seat, initials in (("E", "RA"), ("S", "BG"), ("W", "CC"), ("N", "DO")):
+        page.locator(f"#initials-{seat}").fill(initials)
+        page.locator(f"#initials-{seat}").locator("xpath=..").get_by_role(
+            "button", name="Initial").click()
+        expect(page.locator(".signed-line", has_text=f"Initialled {initials}")).to_be_visible()
+    page.get_by_role("button", name="Submit round 1").click()
+    expect(page.get_by_text(re.compile(r"Submitted \d\d:\d\d, changes only by the director"))
+           ).to_be_visible()
+    expect(page.get_by_role("link", name=re.compile("Enter game"))).to_have_count(0)
+    screenshot(page, f"table-{numbers['key']}-submitted")
+    assert_accessible(page)
+    return table_url
+
+
+def check_player(phone, live_server, code, numbers):
+    phone.goto(f"{live_server.url}/p/{code}/seat")
+    phone.get_by_label("Your player number").fill("2")
+    phone.get_by_role("button", name="Show my seat").click()
+    # round 1's sheet is in, so the page answers "where do I go next"
+    expect(phone.locator(".where")).to_contain_text("Next, round 2: go to")
+    expect(phone.locator(".where")).to_contain_text("Table 2 South")
+    first = phone.locator("table.itinerary tbody tr").nth(0)
+    expect(first.locator("td").nth(0)).to_have_text("1")
+    expect(first.locator("td").nth(1)).to_have_text("South")
+    expect(first.locator("td").nth(2)).to_have_text(numbers["total_south"])
+    screenshot(phone, f"player-{numbers['key']}-seat")
+    assert_accessible(phone)
+    phone.get_by_role("link", name="My scores, game by game").click()
+    round1 = phone.locator("section", has=phone.locator("#round-1"))
+    rows = round1.locator("table.grid tbody tr")
+    expect(rows).to_have_count(4)
+    expect(rows.nth(0).locator("td").last).to_have_text(numbers["player_g1"])
+    expect(round1.locator("table.grid tfoot td")).to_have_text(numbers["total_south"])
+    expect(phone.get_by_text("Initialled by you (BG)")).to_be_visible()
+    expect(phone.get_by_text("Submitted", exact=True)).to_be_visible()
+    screenshot(phone, f"player-{numbers['key']}-scores")
+    assert_accessible(phone)
+
+
+@pytest.mark.parametrize("preset, numbers, time_via_button", [
+    ("tnt", {"key": "tnt", "g1_south": 50, "g2_thrower": -10, "jokerless_words":
+             "jokerless +10 (TNT)", "time_words": "", "total_south": "60",
+             "player_g1": "50"}, True),
+    ("hidden-tile", {"key": "htm", "g1_south": 60, "g2_thrower": -20, "jokerless_words":
+                     "jokerless +20 (Hidden Tile)",
+                     "time_words": "every game of this round score X", "total_south": "X",
+                     "player_g1": "X"}, False),
+])
+def test_east_enters_a_round_and_a_player_sees_the_same_points(
+        live_server, page, new_phone, preset, numbers, time_via_button):
+    code, token = seed(live_server, preset)
+    table_url = enter_round(page, live_server, code, token, numbers, time_via_button)
+    # the locked sheet offers no entry even by URL
+    page.goto(table_url.replace("?k=", "/game?k="))
+    expect(page.get_by_text("Only the director can change it now")).to_be_visible()
+    check_player(new_phone(), live_server, code, numbers)
+
+
+def test_a_wrong_table_link_is_a_plain_page(live_server, page):
+    code, _ = seed(live_server, "tnt")
+    response = page.goto(f"{live_server.url}/t/{code}/1?k=not-the-token")
+    assert response.status == 404
+    expect(page.get_by_text("This table link is no longer valid. Ask the director for the "
+                            "table's QR code.")).to_be_visible()
+    assert_accessible(page)
