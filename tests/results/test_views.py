@@ -169,3 +169,23 @@ def test_leaders_include_for_the_big_screen(app, tournament):
     add_sheet(tournament, 1, 1, [win("E")])
     html = render_include(app, "results/_leaders.html", tournament=tournament)
     assert "Player 1" in html and html.count("<li>") == 10
+
+
+def test_competition_tabs_show_the_mini_tournament_apart(app, director):
+    from models import Competition, CompetitionEntry
+
+    tournament = make_tournament(director, players=8, rounds=3, preset="destination")
+    mini = Competition(tournament_id=tournament.id, kind="mini", name="Mini tournament",
+                       first_round=2, last_round=3, entrants_only=True)
+    mini.entries = [CompetitionEntry(player_id=tournament.players[2].id)]
+    db.session.add(mini)
+    db.session.commit()
+    add_sheet(tournament, 2, 1, [win("E")])
+    client = app.test_client()
+    main = client.get(f"/results/{tournament.code}").get_data(as_text=True)
+    assert "Mini tournament" in main and f"c=competition:{mini.id}" in main.replace(
+        "%3A", ":")
+    page = client.get(f"/results/{tournament.code}?c=competition:{mini.id}")
+    html = page.get_data(as_text=True)
+    assert "rounds 2-3, entrants only" in html
+    assert "Player 3" in html and "Player 4" not in html
