@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
 
 from models import (
     CALL_REASONS,
@@ -236,6 +237,7 @@ def open_calls(tournament: Tournament, user: User | None = None,
         select(DirectorCall, Table.number, Round.number)
         .join(Table, Table.id == DirectorCall.table_id)
         .outerjoin(Round, Round.id == DirectorCall.round_id)
+        .options(selectinload(DirectorCall.claims).selectinload(CallClaim.user))
         .where(DirectorCall.tournament_id == tournament.id,
                DirectorCall.state.in_(OPEN_STATES))
         .order_by(DirectorCall.called_at, DirectorCall.id)
@@ -551,6 +553,7 @@ def history(tournament: Tournament) -> list[HistoryRow]:
         select(DirectorCall, Table.number, Round.number)
         .join(Table, Table.id == DirectorCall.table_id)
         .outerjoin(Round, Round.id == DirectorCall.round_id)
+        .options(selectinload(DirectorCall.claims).selectinload(CallClaim.user))
         .where(DirectorCall.tournament_id == tournament.id)
         .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc())
     ).all()
