@@ -15,6 +15,7 @@ from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from extensions import compress, csrf, db, htmx, login_manager, migrate
@@ -143,6 +144,8 @@ def register_error_pages(app: Flask) -> None:
               "Someone else changed this while you were working. Reload to see the current "
               "version."),
         413: ("Too large", "That file is too large."),
+        503: ("Busy for a moment",
+              "The server is busy and did not save that. Please tap again in a few seconds."),
         422: ("Please check your entry", "Something in the form needs fixing."),
         500: ("Something went wrong on our side",
               "Nothing you did caused this. Please try again; if it happens again, tell the "
@@ -163,6 +166,16 @@ def register_error_pages(app: Flask) -> None:
     def server_error(e):
         db.session.rollback()
         return render_error(500)
+
+    @app.errorhandler(OperationalError)
+    def database_busy(e):
+        # SQLite answers "database is locked" when writers queue past busy_timeout: nothing
+        # was written (the transaction rolled back), so say "try again", never a 500.
+        db.session.rollback()
+        if "locked" not in str(e.orig).lower() and "busy" not in str(e.orig).lower():
+            raise e
+        response, code = render_error(503)
+        return response, code, {"Retry-After": "2"}
 
     @app.errorhandler(CSRFError)
     def csrf_error(e):

@@ -66,10 +66,10 @@ async def follow(client, label: str, response):
     return response
 
 
-async def enter_round(client, seed, number: int, games: list[dict], retries: int = 0) -> None:
+async def enter_games(client, seed, number: int, games: list[dict], retries: int = 0) -> None:
+    """East enters these games, each with the right initials."""
     from bench.flows import table_url
 
-    await client.request("table page", "GET", table_url(seed, number), retries=retries)
     for game in games:
         page = await client.request("entry page", "GET", table_url(seed, number, "/game"),
                                     retries=retries)
@@ -83,6 +83,14 @@ async def enter_round(client, seed, number: int, games: list[dict], retries: int
                                         table_url(seed, number, "/game"), data=data,
                                         retries=retries)
         await follow(client, "save game", response)
+
+
+async def enter_round(client, seed, number: int, games: list[dict], retries: int = 0) -> None:
+    """East enters the round's games, every player initials, East submits."""
+    from bench.flows import table_url
+
+    await client.request("table page", "GET", table_url(seed, number), retries=retries)
+    await enter_games(client, seed, number, games, retries)
     review = await client.request("review page", "GET", table_url(seed, number, "/review"),
                                   retries=retries)
     for seat in "ESWN":

@@ -131,3 +131,20 @@ def test_demo_command_loads_once(app):
     second = runner.invoke(args=["demo"])
     assert "already has a tournament" in second.output
     assert db.session.scalar(select(func.count()).select_from(Tournament)) == 1
+
+
+def test_database_locked_is_a_clear_503_not_a_500(tmp_path):
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}", "TESTING": True})
+
+    @app.get("/locked")
+    def locked():
+        raise OperationalError("UPDATE ...", {}, sqlite3.OperationalError("database is locked"))
+
+    response = app.test_client().get("/locked")
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "2"
+    assert "tap again" in response.get_data(as_text=True)
