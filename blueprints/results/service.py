@@ -546,6 +546,8 @@ def decide_tie(tournament: Tournament, key: str, group: list[int], order: list[i
         raise ResultsError("order", "Give every tied player a different place, 1 to "
                                     f"{len(ids)}.")
     note = note.strip()[:500]
+    while note.startswith(SHARED_MARK):  # the marker is ours, never part of a typed note
+        note = note[len(SHARED_MARK):].strip()
     earlier = [t for t in db.session.scalars(
         select(Tiebreak).where(Tiebreak.tournament_id == tournament.id,
                                Tiebreak.competition_key == key))
