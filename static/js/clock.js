@@ -120,6 +120,11 @@
     }
   });
 
+  // A page restored from the back-forward cache also asks at once.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) { document.querySelectorAll("[data-clock]").forEach(sync); }
+  });
+
   // Parts marked data-keep-while-editing are not replaced while someone types in them.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;

@@ -73,6 +73,7 @@ def test_grid_shows_each_tables_progress(client, tournament):
     assert "tile--behind" in by_table[8][0] and "no games yet" in by_table[8][2]
     assert by_table[3][1] == f"/t/director/{tournament.id}/3/1"
     assert "6 behind the clock" in page and "1 of 8 sheets submitted" in page
+    assert "less than 6.25 minutes left" in " ".join(page.split())
 
 
 def test_grid_is_one_query(app, tournament):
