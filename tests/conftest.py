@@ -61,6 +61,24 @@ def app(_app):
     _app.config.update(saved)
 
 
+@pytest.fixture(autouse=True)
+def _user_per_request(monkeypatch):
+    """The `app` fixture keeps one app context open for the whole test, and Flask-Login
+    caches the signed-in user in its `g`; so a second client would act as whoever made the
+    previous request. Forget that cache before every request of every client."""
+    from flask import g, has_app_context
+    from flask.testing import FlaskClient
+
+    original = FlaskClient.open
+
+    def open_(self, *args, **kwargs):
+        if has_app_context():
+            g.pop("_login_user", None)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(FlaskClient, "open", open_)
+
+
 @pytest.fixture
 def client(app):
     return app.test_client()

@@ -24,23 +24,6 @@ def table_url(table):
 HX = {"HX-Request": "true"}
 
 
-@pytest.fixture(autouse=True)
-def _user_per_request(app, monkeypatch):
-    """The app fixture keeps one app context open for the whole test, and Flask-Login
-    caches the signed-in user in its `g`; so a second client would act as whoever made
-    the previous request. Forget that cache before every request of every client."""
-    from flask import g
-    from flask.testing import FlaskClient
-
-    original = FlaskClient.open
-
-    def open_(self, *args, **kwargs):
-        g.pop("_login_user", None)
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(FlaskClient, "open", open_)
-
-
 def staff_client(app, tournament, role, email, name):
     user = make_user(email=email, name=name)
     db.session.add(TournamentStaff(tournament_id=tournament.id, user_id=user.id, role=role))
