@@ -79,7 +79,7 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
     screenshot(page, f"table-{numbers['key']}-entry")
     assert_accessible(page)
     save(page, "BG", "Bea Goldberg (South) initials this game", 1)
-    expect(sheet_row(page, 1)).to_contain_text("Mah Jongg: Bea Goldberg")
+    expect(sheet_row(page, 1)).to_contain_text("Bea Goldberg, self-picked")
     expect(sheet_row(page, 1).locator("td").nth(1)).to_have_text(str(numbers["g1_south"]))
 
     # Game 2: North throws to East's hand of 25 with 2 exposures.

@@ -74,9 +74,23 @@ class Stop:
         return SEAT_NAMES[self.seat]
 
 
+def _mine(record: dict, seat: str) -> str:
+    """A game in a player's own words: "Mah Jongg: you won", "Mah Jongg: East"."""
+    from blueprints.table.service import OUTCOME_LABELS
+
+    label = OUTCOME_LABELS.get(record.get("outcome"), "")
+    winner = record.get("winner")
+    if record.get("outcome") == "mahjong" and winner:
+        label = "Mah Jongg: you won" if winner == seat else f"Mah Jongg: {SEAT_NAMES[winner]}"
+        if record.get("discarder") == seat:
+            label += ", you threw"
+    if seat in record.get("dead", []):
+        label += " (your hand was dead)"
+    return label
+
+
 def itinerary(tournament: Tournament, player: Player) -> list[Stop]:
     """Every round's table and seat for this player, with the scores entered so far."""
-    from blueprints.table.service import outcome_label
     from tournament.movement import table_for
 
     rows = db.session.execute(
@@ -98,7 +112,7 @@ def itinerary(tournament: Tournament, player: Player) -> list[Stop]:
             if sheet is not None:
                 stop.state = sheet.state
                 attr = f"points_{seating.seat.lower()}"
-                stop.games = [(g.number, outcome_label(g.record), getattr(g, attr))
+                stop.games = [(g.number, _mine(g.record, seating.seat), getattr(g, attr))
                               for g in sheet.games]
                 stop.total = sum(points for _, _, points in stop.games) if stop.games else None
                 stop.initials = next((s.initials for s in sheet.signoffs

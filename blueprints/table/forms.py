@@ -175,7 +175,9 @@ class GameForm(VersionedForm):
 
     def plan(self, rules: RuleSet) -> dict[str, str]:
         """{step: "show" | "later" | "skip"}: "later" steps apply but wait (with
-        JavaScript) for an earlier answer; "skip" steps do not apply to this game."""
+        JavaScript) for an earlier answer; "skip" steps do not apply to this game.
+        plan["next"] names the step to answer next (once all are answered: the hand's
+        specials for a Mah Jongg, else the scores)."""
         outcome = self.outcome.data
         mahjong = outcome == "mahjong"
         thrown = mahjong and self.win_by.data == "thrown"
@@ -202,14 +204,16 @@ class GameForm(VersionedForm):
                 plan[step] = "skip"
                 continue
             plan[step] = "later" if waiting else "show"
-            if not answered:
+            if not answered and not waiting:
                 waiting = True
+                plan["next"] = step
         final = "later" if waiting else "show"
         plan["hand"] = final if mahjong else "skip"
         plan["quint"] = ("show" if thrown and self.exposures.data == "2"
                          and rules.quint_two_exposure_penalty is not None else "skip")
         plan["extras"] = final if outcome and outcome != "time" else "skip"
         plan["sign"] = final
+        plan.setdefault("next", "hand" if mahjong else "scores")
         return plan
 
 

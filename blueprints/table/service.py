@@ -213,6 +213,7 @@ class GameRow:
     number: int
     outcome: str
     label: str
+    detail: str
     points: dict[str, int]
     lines: list[ScoreLine]
     signer: str | None
@@ -305,6 +306,18 @@ def outcome_label(record_: dict[str, Any], view: SheetView | None = None) -> str
     return label
 
 
+def game_detail(record_: dict[str, Any], view: SheetView) -> str:
+    """Who won and how, in a few words: "Bea Goldberg, self-picked"; "thrown by Ruth"."""
+    if record_.get("outcome") != "mahjong" or not record_.get("winner"):
+        dead = [view.name(seat).split(" ")[0] for seat in record_.get("dead", [])]
+        return ("dead: " + ", ".join(dead)) if dead else ""
+    how = ("self-picked" if record_.get("self_picked") else
+           "heavenly hand" if record_.get("heavenly") else
+           f"thrown by {view.name(record_['discarder']).split(' ')[0]}"
+           if record_.get("discarder") else "")
+    return ", ".join(part for part in (view.name(record_["winner"]), how) if part)
+
+
 def sheet_view(table: Table, round_: Round) -> SheetView:
     tournament = table.tournament
     rules = rules_of(tournament)
@@ -320,7 +333,8 @@ def sheet_view(table: Table, round_: Round) -> SheetView:
     for entry, lines in zip(entries, all_lines, strict=True):
         view.games.append(GameRow(
             number=entry.number, outcome=entry.record.get("outcome", ""),
-            label=outcome_label(entry.record, view), points=entry.points, lines=lines,
+            label=OUTCOME_LABELS.get(entry.record.get("outcome"), ""),
+            detail=game_detail(entry.record, view), points=entry.points, lines=lines,
             signer=entry.signer, initials=entry.initials, note=entry.note,
             record=entry.record,
         ))

@@ -32,6 +32,19 @@
     if (event.detail.successful) { say(""); }
   });
 
+  // After a step is answered, bring the next question into view (East keeps one thumb on
+  // the buttons instead of scrolling). Only when it is below the fold; focus stays put.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var form = event.detail.elt;
+    if (!form || form.id !== "entry") { return; }
+    var next = form.querySelector("[data-next]");
+    if (!next || next.id === "step-outcome") { return; }
+    var box = next.getBoundingClientRect();
+    if (box.top > window.innerHeight * 0.6 || box.bottom < 0) {
+      next.scrollIntoView({ behavior: "smooth", block: "start" });
+    }
+  });
+
   // A quick card value and a typed one are the same answer: choosing one clears the other.
   document.addEventListener("change", function (event) {
     var target = event.target;
