@@ -9,7 +9,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from .service import MAX_ADJUST_MINUTES
+from .service import MAX_ADJUST_MINUTES, MAX_ROW_NUMBER
 
 
 class ClockForm(FlaskForm):
@@ -19,9 +19,12 @@ class ClockForm(FlaskForm):
     def round_and_version(self) -> tuple[int, int] | None:
         """The round and version sent, or None when they are missing or not numbers."""
         try:
-            return int(self.round_no.data), int(self.version.data)
+            round_no, version = int(self.round_no.data), int(self.version.data)
         except (TypeError, ValueError):
             return None
+        if not (1 <= round_no <= MAX_ROW_NUMBER and 0 <= version <= MAX_ROW_NUMBER):
+            return None  # a number no row can hold (PostgreSQL would refuse to look)
+        return round_no, version
 
 
 class StartForm(ClockForm):

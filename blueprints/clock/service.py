@@ -52,6 +52,7 @@ STATE_WORDS = {
 }
 WARNING_WORDS = {10: "10 minutes left", 5: "5 minutes left", 1: "1 minute left", 0: "Time"}
 MAX_ADJUST_MINUTES = 60
+MAX_ROW_NUMBER = 2**31 - 1  # the largest integer column value on PostgreSQL
 
 
 class ClockRefused(Exception):
@@ -360,7 +361,7 @@ def seat_round(tournament: Tournament, round_no: int, user: User,
     the movement first."""
     expected = next_round_number(tournament)
     if expected is None or round_no != expected:
-        raise ClockRefused("Only the next round can be seated here." if expected else
+        raise ClockRefused(f"Only round {expected} can be seated here." if expected else
                            "Every round of this tournament has already been played.")
     if round_row(tournament, round_no) is not None:
         raise ClockRefused(f"Round {round_no} is already seated.")
@@ -403,6 +404,8 @@ def post_announcement(tournament: Tournament, text: str, user: User,
 
 def clear_announcement(tournament: Tournament, announcement_id: int, user: User,
                        role: str | None = None) -> None:
+    if not 1 <= announcement_id <= MAX_ROW_NUMBER:
+        raise LookupError(announcement_id)
     item = db.session.get(Announcement, announcement_id)
     if item is None or item.tournament_id != tournament.id:
         raise LookupError(announcement_id)

@@ -313,3 +313,17 @@ def test_controls_refresh_for_htmx_shows_only_the_controls(client, tournament):
     html = response.get_data(as_text=True)
     assert 'id="clock-controls"' in html and "Resume the clock" in html
     assert "<html" not in html and 'id="table-grid"' not in html
+
+
+@pytest.mark.parametrize("round_no, version", [
+    ("abc", "0"), ("1", ""), ("99999999999999999999", "0"), ("1", "-1"), ("0", "0"),
+])
+def test_nonsense_round_or_version_changes_nothing(client, tournament, round_no, version):
+    response = post(client, tournament, "start", round_no, version)
+    assert response.status_code == 409
+    assert fresh(tournament).started_at is None
+
+
+def test_a_huge_announcement_id_is_not_found(client, tournament):
+    response = client.post(url(tournament, "announcements/99999999999999999999/clear"))
+    assert response.status_code == 404
