@@ -123,7 +123,9 @@ def _entry_context(table, view, form, *, errors=None, preview=None, conflict=Non
         except InvalidGame as error:
             preview = service.Preview(error=error)
     hint = None
-    if preview.error is not None and not errors:
+    if errors:
+        hint = "Please check the answer marked above: " + next(iter(errors.values()))
+    elif preview.error is not None:
         error = preview.error
         if record is not None and _missing(error, record):
             hint = error.message
