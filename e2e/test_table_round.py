@@ -16,14 +16,16 @@ NAMES = ["Ruth Abrams", "Bea Goldberg", "Carol Chen", "Dolores Ortiz", "Edith Kl
          "Fran Weiss", "Gloria Park", "Harriet Stone"]
 
 
-def seed(live_server, preset):
-    """A seated 2-table tournament; returns (code, table 1 token)."""
+def seed(live_server, preset, with_director=False):
+    """A seated 2-table tournament; returns (code, table 1 token), and with_director also
+    (tournament id, director email, password)."""
     from blueprints.auth.service import create_user
     from blueprints.director import service
     from models import Player, db
 
     with live_server.app_context():
-        user, _ = create_user(f"td-{secrets.token_hex(3)}@example.com", "Tess Director", "pw-12345")
+        email = f"td-{secrets.token_hex(3)}@example.com"
+        user, _ = create_user(email, "Tess Director", "pw-12345")
         code = "T" + secrets.token_hex(2).upper() + preset[:1].upper()
         tournament = service.create_tournament(user, name=f"{preset} Classic", preset=preset,
                                                rounds=2, code=code)
@@ -32,6 +34,8 @@ def seed(live_server, preset):
         db.session.flush()
         service.seat_round_one(tournament, method="number", user=user)
         db.session.commit()
+        if with_director:
+            return code, tournament.tables[0].token, tournament.id, email, "pw-12345"
         return code, tournament.tables[0].token
 
 

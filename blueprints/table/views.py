@@ -183,18 +183,33 @@ def _versioned(form_class, view, **data):
 
 @bp.get("/<code>/<int:number>")
 def page(code, number):
-    """The table's page: round, clock, seats, where each goes next, the sheet so far."""
+    """The table's page: round, clock, seats, where each goes next, the sheet so far.
+
+    Its live panel polls with v=<round>-<sheet version>-<clock state>: 204 when nothing
+    changed, the panel when the sheet or the clock changed, a full refresh when the table
+    has moved on to another round."""
     table = _table(code, number)
-    rnd = _round(table, request.args.get("r", type=int))
+    asked = request.args.get("r", type=int)
+    rnd = _round(table, asked)
     if rnd is None:
         return render_template("table/not_seated.html", table=table,
                                tournament=table.tournament)
     view = service.sheet_view(table, rnd)
-    shown = request.args.get("v", type=int)
-    if wants_partial() and shown is not None and shown == view.version:
-        return "", 204
-    return render_page_or_partial("table/page.html", "table/_panel.html",
-                                  **_page_context(table, view))
+    context = _page_context(table, view)
+    token = f"{rnd.number}-{view.version}-{context['clock_state']}"
+    shown = request.args.get("v")
+    if wants_partial() and shown:
+        if shown == token:
+            return "", 204
+        if shown.split("-")[0] != str(rnd.number):
+            response = make_response("", 200)
+            response.headers["HX-Refresh"] = "true"
+            return response
+    poll_url = (_link("table.page", table, rnd.number) if asked else
+                url_for("table.page", code=table.tournament.code, number=table.number,
+                        k=table.token))
+    return render_page_or_partial("table/page.html", "table/_panel.html", poll_url=poll_url,
+                                  poll_token=token, **context)
 
 
 # ---- entering a game ----------------------------------------------------------------

@@ -15,6 +15,26 @@
     }
   });
 
+  // What East typed wins over what a slower answer echoes back: keep the text boxes'
+  // current values across a swap of the entry form (the server only ever echoes them).
+  var typed = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var form = document.getElementById("entry");
+    if (!form || event.detail.target !== form) { typed = null; return; }
+    typed = {};
+    form.querySelectorAll("input[type=text], textarea").forEach(function (box) {
+      if (box.id) { typed[box.id] = box.value; }
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!typed) { return; }
+    Object.keys(typed).forEach(function (id) {
+      var box = document.getElementById(id);
+      if (box) { box.value = typed[id]; }
+    });
+    typed = null;
+  });
+
   function say(text) {
     var box = document.getElementById("send-status");
     if (box) { box.textContent = text; }

@@ -202,8 +202,19 @@ def test_no_fifth_game(east):
 
 
 def test_polling_the_table_answers_204_when_nothing_changed(east):
-    version = east.version()
-    assert east.client.get(east.url("", r=1, v=version), headers=HX).status_code == 204
+    shown = f"1-{east.version()}-not_started"
+    assert east.client.get(east.url("", v=shown), headers=HX).status_code == 204
     east.save(1, outcome="wall")
-    response = east.client.get(east.url("", r=1, v=version), headers=HX)
+    response = east.client.get(east.url("", v=shown), headers=HX)
     assert response.status_code == 200 and 'id="panel"' in response.get_data(as_text=True)
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_polling_refreshes_the_page_when_the_table_moves_to_another_round(east):
+    response = east.client.get(east.url("", v="2-1-running"), headers=HX)
+    assert response.headers.get("HX-Refresh") == "true"
+
+
+def test_the_panel_polls_with_round_version_and_clock_state(east):
+    text = east.get().get_data(as_text=True)
+    assert f"v=1-{east.version()}-not_started" in text
