@@ -140,7 +140,7 @@ def rules_form_class():
         if rule.name == "thrower_penalty":
             for exposures in range(5):
                 attrs[f"thrower_penalty_{exposures}"] = WholeNumberField(
-                    f"{exposures} exposure{'s' if exposures != 1 else ''}",
+                    str(exposures),
                     validators=[InputRequired("Please fill in every exposure count.")])
         elif rule.kind in ("points", "penalty", "count"):
             attrs[rule.name] = WholeNumberField(rule.label, validators=validators)
