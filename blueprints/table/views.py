@@ -268,7 +268,7 @@ def save_game(code, number):
         record = form.record(rules)
         sheet = service.save_game(
             table, rnd, form.game_no.data or 0, record, initials=form.initials.data or "",
-            note=form.note.data or "", version=form.version.data,
+            note=form.note.data or "", version=form.version.data or 0,
             key=form.request_key.data, actor=_east(table, rnd))
     except service.Replayed:
         return _done(page_url, "That game was already saved.")
@@ -311,7 +311,7 @@ def time_called(code, number):
     form.validate_on_submit()
     review_url = _link("table.review", table, rnd.number)
     try:
-        service.record_time_called(table, rnd, version=form.version.data,
+        service.record_time_called(table, rnd, version=form.version.data or 0,
                                    key=form.request_key.data, actor=_east(table, rnd))
     except service.Replayed:
         return _done(review_url)
@@ -363,7 +363,7 @@ def initial(code, number):
     review_url = _link("table.review", table, rnd.number)
     try:
         service.sign_round(table, rnd, seat, form.initials.data or "",
-                           version=form.version.data, key=form.request_key.data)
+                           version=form.version.data or 0, key=form.request_key.data)
     except service.Replayed:
         return _done(review_url)
     except service.SheetError as error:
@@ -387,7 +387,7 @@ def submit(code, number):
     form.validate_on_submit()
     page_url = _link("table.page", table, rnd.number)
     try:
-        service.submit_sheet(table, rnd, version=form.version.data,
+        service.submit_sheet(table, rnd, version=form.version.data or 0,
                              key=form.request_key.data, actor=_east(table, rnd))
     except service.Replayed:
         return _done(page_url)
@@ -451,7 +451,7 @@ def verify(tournament_id, table_no, round_no):
         return _director_page(tournament, table, rnd, 422,
                               errors={"verify": "This table has entered no game yet."})
     try:
-        service.verify_sheet(sheet, current_user, version=form.version.data,
+        service.verify_sheet(sheet, current_user, version=form.version.data or 0,
                              key=form.request_key.data)
     except service.Replayed:
         return _done(target)
@@ -495,7 +495,7 @@ def amend(tournament_id, table_no, round_no, game_no):
     try:
         record = form.record(view.rules)
         service.save_game(table, rnd, game_no, record, initials=form.initials.data or "",
-                          note=form.note.data or "", version=form.version.data,
+                          note=form.note.data or "", version=form.version.data or 0,
                           key=form.request_key.data, actor=f"{current_user.name} (director)",
                           user=current_user, reason=form.reason.data or "", director=True)
     except service.Replayed:

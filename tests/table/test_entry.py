@@ -218,3 +218,17 @@ def test_polling_refreshes_the_page_when_the_table_moves_to_another_round(east):
 def test_the_panel_polls_with_round_version_and_clock_state(east):
     text = east.get().get_data(as_text=True)
     assert f"v=1-{east.version()}-not_started" in text
+
+
+def test_a_form_without_a_version_is_treated_as_stale(east):
+    response = east.post("/game", {"game_no": 1, "round_no": 1, "outcome": "wall",
+                                   "initials": "W", "request_key": "k1"})
+    assert response.status_code == 409
+    assert games(east) == []
+
+
+def test_the_plain_preview_button_answers_the_whole_page(east):
+    data = {"game_no": 1, "round_no": 1, "version": 1, "outcome": "wall"}
+    response = east.post("/game/preview", data)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 200 and "<html" in text and "wall game +10 (TNT)" in text
