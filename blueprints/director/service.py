@@ -10,6 +10,7 @@ import random
 import re
 import secrets
 import string
+import unicodedata
 from datetime import date
 
 from sqlalchemy import delete, func, select
@@ -205,6 +206,16 @@ class SetupError(ValueError):
         self.field = field
 
 
+def plain_text(value: str, field: str, what: str = "This") -> str:
+    """The text trimmed; SetupError when it holds control characters (a NUL byte from a
+    pasted spreadsheet, say), which nobody means to type and PostgreSQL refuses."""
+    value = (value or "").strip()
+    if any(unicodedata.category(ch) == "Cc" for ch in value):
+        raise SetupError(f"{what} has characters in it that cannot be shown; please retype "
+                         "it.", field)
+    return value
+
+
 def _audit(tournament: Tournament, user: User | None, action: str, subject: str = "",
            before=None, after=None, reason: str = "") -> None:
     record(action, tournament_id=tournament.id, subject=subject, before=before, after=after,
@@ -335,12 +346,14 @@ def create_tournament_from_form(
     """create_tournament plus everything the director's form sets, checked first."""
     if preset not in PRESETS:
         raise SetupError("Choose one of the rule sets.", "preset")
+    name = plain_text(name, "name", "The name")
+    venue = plain_text(venue, "venue", "The venue")
     if starts_on and ends_on and ends_on < starts_on:
         raise SetupError("The last day cannot be before the first day.", "ends_on")
     session_ranges = parse_sessions(sessions, rounds)
     check_mini(mini, rounds)
-    tournament = create_tournament(director, name=name.strip(), preset=preset, rounds=rounds,
-                                   starts_on=starts_on, ends_on=ends_on, venue=venue.strip())
+    tournament = create_tournament(director, name=name, preset=preset, rounds=rounds,
+                                   starts_on=starts_on, ends_on=ends_on, venue=venue)
     rules = dict(tournament.rules)
     if games_per_round:
         tournament.games_per_round = rules["games_per_round"] = games_per_round
@@ -376,7 +389,8 @@ def update_tournament(
     session_ranges = parse_sessions(sessions, rounds)
     check_mini(mini, rounds)
     before = tournament_summary(tournament)
-    tournament.name, tournament.venue = name.strip(), venue.strip()
+    tournament.name = plain_text(name, "name", "The name")
+    tournament.venue = plain_text(venue, "venue", "The venue")
     tournament.starts_on, tournament.ends_on = starts_on, ends_on
     tournament.rounds, tournament.prize_places = rounds, prize_places
     tournament.games_per_round, tournament.round_minutes = games_per_round, round_minutes
@@ -469,7 +483,7 @@ def seated(tournament: Tournament) -> bool:
 
 def add_player(tournament: Tournament, user: User, *, number: int | None, name: str,
                is_substitute: bool = False, mini: bool = False) -> Player:
-    name = name.strip()
+    name = plain_text(name, "name", "The name")
     if not name:
         raise SetupError("Please enter the player's name.", "name")
     number = number or next_player_number(tournament)
@@ -503,7 +517,7 @@ def in_mini(tournament: Tournament) -> set[int]:
 
 def edit_player(tournament: Tournament, user: User, player: Player, *, number: int, name: str,
                 mini: bool | None = None) -> None:
-    name = name.strip()
+    name = plain_text(name, "name", "The name")
     if not name:
         raise SetupError("Please enter the player's name.", "name")
     if number < 1:
@@ -572,7 +586,7 @@ def withdraw_player(tournament: Tournament, user: User, player: Player, *,
         raise SetupError(f"Round {from_round} has already started; the substitute can take "
                          "over from the next round.", "from_round")
     if substitute is None:
-        name = new_substitute_name.strip()
+        name = plain_text(new_substitute_name, "new_substitute", "The name")
         if not name:
             raise SetupError("Choose a substitute, or type a new substitute's name.",
                              "substitute")
@@ -732,6 +746,8 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
                                      f"{existing[item.number]}.")
         if not item.name:
             item.problems.append("The name is empty.")
+        elif any(unicodedata.category(ch) == "Cc" for ch in item.name):
+            item.problems.append("The name has characters in it that cannot be shown.")
         elif len(item.name) > 120:
             item.problems.append("The name is longer than 120 characters.")
         for key in ("mini", "substitute"):
@@ -911,7 +927,8 @@ def add_staff(tournament: Tournament, user: User, *, email: str, name: str,
     is made with a generated password, returned once so the director can pass it on."""
     if role not in STAFF_ROLES:
         raise SetupError("Choose a role.", "role")
-    email = email.strip().lower()
+    email = plain_text(email, "email", "The email address").lower()
+    name = plain_text(name, "name", "The name")
     account = db.session.scalar(select(User).where(User.email == email))
     password = None
     if account is None:

@@ -37,3 +37,14 @@ def test_no_director_form_answers_500(app, client, tournament, data):
     assert not db.session.scalar(select(AuditEvent).where(AuditEvent.action.in_(
         ["player.add", "player.edit", "player.import", "seating.swap", "rules.update",
          "tournament.update", "staff.add", "player.substitute"])))
+
+
+def test_control_characters_are_refused_in_names(client, tournament):
+    response = client.post(f"/director/t/{tournament.id}/players", data={"name": "Ann\x00Lee"})
+    assert response.status_code == 422
+    assert "cannot be shown" in response.get_data(as_text=True)
+    response = client.post(f"/director/t/{tournament.id}/players/import",
+                           data={"text": "90,Bea\x00\n"})
+    assert response.status_code == 422
+    assert "cannot be shown" in response.get_data(as_text=True)
+    assert db.session.scalar(select(func.count()).select_from(Player)) == 32
