@@ -627,6 +627,16 @@ def initial_seating_ids(tournament: Tournament) -> list[int]:
     return [pid for seats in initial_seating(tournament).values() for pid in seats.values()]
 
 
+def unseated_players(tournament: Tournament) -> list[Player]:
+    """Ranked players in the field with no round-1 seat (added after the draw): the
+    director should redo the seating. Spare substitutes are not counted."""
+    if not seated(tournament):
+        return []
+    taken = set(initial_seating_ids(tournament))
+    return [p for p in tournament.players
+            if p.withdrawn_from_round is None and not p.is_substitute and p.id not in taken]
+
+
 def free_substitutes(tournament: Tournament) -> list[Player]:
     """Substitutes with no seat yet: not seated in round 1, standing in for nobody."""
     taken = set(initial_seating_ids(tournament)) | set(db.session.scalars(
@@ -797,6 +807,12 @@ def round_one_started(tournament: Tournament) -> bool:
 
 def seat(tournament: Tournament, user: User, method: str, seed: int | None = None) -> Round:
     """Seat round 1 (draw or by number) with the reason in plain words on failure."""
+    later = db.session.scalar(select(func.min(Substitution.from_round)).where(
+        Substitution.tournament_id == tournament.id, Substitution.from_round > 1))
+    if later is not None:
+        raise SetupError(f"A player has been replaced from round {later}; a new draw would "
+                         "take away the rounds they play before that. Swap players instead.",
+                         "method")
     try:
         return seat_round_one(tournament, method=method, seed=seed, user=user)
     except ValueError as error:

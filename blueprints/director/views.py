@@ -371,6 +371,7 @@ def _seating_page(tournament, form=None, swap_form=None, status=200):
         form=form or forms.SeatingForm(method=tournament.seating_method or "draw"),
         swap_form=swap_form or forms.SwapForm(), count=service.player_count(tournament),
         needed=service.substitutes_needed(tournament),
+        unseated=service.unseated_players(tournament),
         started=service.round_one_started(tournament)), status
 
 

@@ -245,3 +245,22 @@ def test_round_counts_in_the_db(client, tournament):
     client.get(f"/director/t/{tournament.id}/schedule")
     assert db.session.scalar(select(func.count()).select_from(Round)) == 3
     assert Counter(db.session.scalars(select(Seating.round_id))).most_common(1)[0][1] == 32
+
+
+def test_players_added_after_the_draw_are_flagged(client, tournament):
+    for n in (33, 34, 35, 36):
+        client.post(f"/director/t/{tournament.id}/players", data={"name": f"Late {n}"})
+    page = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
+    assert "4 players joined after the draw" in page
+    client.post(f"/director/t/{tournament.id}/seating", data={"method": "number"})
+    page = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
+    assert "joined after the draw" not in page and "Table 9" in page
+
+
+def test_no_redraw_once_a_player_is_replaced_from_a_later_round(client, tournament):
+    leaver = tournament.players[0]
+    client.post(f"/director/t/{tournament.id}/players/{leaver.id}/withdraw",
+                data={"from_round": "2", "new_substitute": "Sam Sub"})
+    response = client.post(f"/director/t/{tournament.id}/seating", data={"method": "draw"})
+    assert response.status_code == 422
+    assert "replaced from round 2" in response.get_data(as_text=True)
