@@ -73,6 +73,8 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
     assert_accessible(page)
     tap(page, "outcome", "mahjong")
     tap(page, "winner", "S")
+    expect(page.locator("#step-value")).to_be_visible()
+    screenshot(page, f"table-{numbers['key']}-entry-step")
     tap(page, "value", "30")
     tap(page, "win_by", "self")
     expect(page.locator("#step-thrower")).to_be_hidden()  # no thrower for a self-pick

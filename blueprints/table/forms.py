@@ -20,6 +20,7 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.validators import Optional
+from wtforms.widgets import HiddenInput
 
 from tournament.rules import RuleSet
 from tournament.scoring import InvalidGame
@@ -54,9 +55,9 @@ class VersionedForm(FlaskForm):
     """Every write carries the sheet version it was made against, its idempotency key and
     the round it is for (so a clock starting the next round changes nothing)."""
 
-    version = IntegerField(validators=[Optional()])
+    version = IntegerField(validators=[Optional()], widget=HiddenInput())
     request_key = HiddenField()
-    round_no = IntegerField(validators=[Optional()])
+    round_no = IntegerField(validators=[Optional()], widget=HiddenInput())
 
 
 class GameForm(VersionedForm):

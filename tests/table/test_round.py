@@ -174,3 +174,41 @@ def test_another_tournaments_code_or_table_number_is_refused(east, director):
     assert response.status_code == 404
     response = east.client.get(f"/t/{east.tournament.code}/2?k={east.table.token}")
     assert response.status_code == 404
+
+
+def posted_form(html, action_part):
+    """The fields of the rendered form whose action contains `action_part`, as a phone
+    would post them (hidden inputs included), and its action URL."""
+    import re as _re
+
+    for match in _re.finditer(r'<form[^>]*action="([^"]*)"[^>]*>(.*?)</form>', html, _re.S):
+        action, body = match.groups()
+        if action_part in action:
+            fields = dict(_re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"',
+                                      body)
+                          + _re.findall(r'<input[^>]*id="[^"]*" name="(\w+)" type="hidden" '
+                                        r'value="([^"]*)"', body))
+            return action.replace("&amp;", "&"), fields
+    raise AssertionError(f"no form posting to {action_part}")
+
+
+def test_the_rendered_forms_carry_version_key_and_round(east):
+    """Post exactly what the pages render: the hidden version, key and round are there."""
+    for number in range(1, 4):
+        east.save(number, outcome="wall")
+    html = east.get("/review").get_data(as_text=True)
+    action, fields = posted_form(html, "/time")
+    assert {"version", "request_key", "round_no"} <= set(fields), fields
+    assert east.client.post(action, data=fields).status_code == 303
+    assert len(games(east)) == 4
+    html = east.get("/review").get_data(as_text=True)
+    action, fields = posted_form(html, "/initial")
+    fields["initials"] = "EE"
+    assert east.client.post(action, data=fields).status_code == 303
+    html = east.get("/review").get_data(as_text=True)
+    action, fields = posted_form(html, "/submit")
+    response = east.client.post(action, data=fields)
+    assert response.status_code == 422  # the other three have not initialled
+    html = east.get("/game", g=1).get_data(as_text=True)
+    action, fields = posted_form(html, "/game?")
+    assert fields["version"] == str(east.version()) and fields["request_key"]
