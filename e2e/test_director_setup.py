@@ -99,3 +99,78 @@ def test_bad_csv_shows_every_problem_at_phone_size(live_server, page, director_a
     expect(page.get_by_text("3 rows need fixing. Nothing was saved.")).to_be_visible()
     screenshot(page, "director-import-problems")
     assert_accessible(page)
+
+
+def seed_seated_tournament(live_server, email):
+    """A seated 8-table TNT tournament run by the account `email`; returns its id."""
+    from sqlalchemy import select
+
+    from blueprints.director import service
+    from models import Player, User, db
+
+    with live_server.app_context():
+        user = db.session.scalar(select(User).where(User.email == email))
+        tournament = service.create_tournament(user, name="Phone Open", preset="tnt", rounds=4)
+        for number, name in enumerate(NAMES, 1):
+            tournament.players.append(Player(number=number, name=name))
+        db.session.flush()
+        service.seat_round_one(tournament, method="number", user=user)
+        db.session.commit()
+        return tournament.id
+
+
+def enter_first_game(live_server, tournament_id):
+    from blueprints.director import service
+    from models import GameEntry, Scoresheet, Tournament, db
+
+    with live_server.app_context():
+        tournament = db.session.get(Tournament, tournament_id)
+        sheet = Scoresheet(round_id=service.round_row(tournament, 1).id,
+                           table_id=tournament.tables[0].id)
+        sheet.games.append(GameEntry(number=1, record={"outcome": "wall"}, points_e=10,
+                                     points_s=10, points_w=10, points_n=10))
+        db.session.add(sheet)
+        db.session.commit()
+
+
+def test_substitution_staff_and_fixed_rules_on_a_phone(live_server, page, director_account):
+    email, password = director_account
+    tournament_id = seed_seated_tournament(live_server, email)
+    sign_in(page, live_server, email, password)
+    base = f"{live_server.url}/director/t/{tournament_id}"
+
+    page.goto(base + "/players")
+    page.get_by_role("link", name="Withdraw Edith Klein").click()
+    page.get_by_label("Leaves from round").fill("2")
+    page.get_by_label("…or a new substitute's name").fill("Hal House")
+    screenshot(page, "director-withdraw")
+    assert_accessible(page)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Withdraw Edith Klein").click()
+    expect(page.get_by_text("Edith Klein has left")).to_be_visible()
+    expect(page.get_by_text("substitute, not ranked")).to_be_visible()
+
+    page.goto(base + "/itineraries")
+    expect(page.get_by_role("heading", name="33 · Hal House (substitute)")).to_be_visible()
+    assert_accessible(page)
+    page.goto(base + "/meetings")
+    expect(page.get_by_role("heading", name="Repeat meetings")).to_be_visible()
+    assert_accessible(page)
+    page.goto(base + "/poster")
+    expect(page.get_by_text("Find your table and seat")).to_be_visible()
+    screenshot(page, "director-poster")
+    assert_accessible(page)
+
+    page.goto(base + "/staff")
+    page.get_by_label("Email").fill("guide@example.com")
+    page.get_by_label("Role").select_option("table-guide")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.get_by_text("shown only once")).to_be_visible()
+    screenshot(page, "director-staff")
+    assert_accessible(page)
+
+    enter_first_game(live_server, tournament_id)
+    page.goto(base + "/rules")
+    expect(page.get_by_text("Scores have been entered, so the rules are fixed")).to_be_visible()
+    screenshot(page, "director-rules-fixed")
+    assert_accessible(page)
