@@ -84,6 +84,11 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
     expect(page.locator("#live-scores")).to_contain_text(numbers["jokerless_words"])
     screenshot(page, f"table-{numbers['key']}-entry")
     assert_accessible(page)
+    # saving without the initials is refused at the field; nothing East tapped is lost
+    page.get_by_role("button", name="Save game 1").click()
+    expect(page.locator("#err-sign")).to_contain_text("initials")
+    expect(page.locator("#winner-S")).to_be_checked()
+    expect(page.locator("#jokerless")).to_be_checked()
     save(page, "BG", "Bea Goldberg (South) initials this game", 1)
     expect(sheet_row(page, 1)).to_contain_text("Bea Goldberg, self-picked")
     expect(sheet_row(page, 1).locator("td").nth(1)).to_have_text(str(numbers["g1_south"]))

@@ -62,6 +62,9 @@ class VersionedForm(FlaskForm):
 
 class GameForm(VersionedForm):
     game_no = IntegerField(validators=[Optional()])
+    # "new" (the next game) or "correction" (of an entered game): after a conflict a new
+    # game moves on to the next number instead of overwriting someone else's game
+    entered_as = HiddenField(default="new")
     outcome = StringField("How did the game end?", validators=[Optional()])
     winner = _seat_field("Who made Mah Jongg?")
     value = StringField("Card value", validators=[Optional()])

@@ -497,13 +497,15 @@ def _merge_pending(sheet: Scoresheet, number: int, record_: dict[str, Any]) -> d
 def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any], *,
               initials: str, note: str = "", version: int | None, key: str | None,
               actor: str = "", user: User | None = None, reason: str = "",
-              director: bool = False) -> Scoresheet:
+              director: bool = False, expect_new: bool = False) -> Scoresheet:
     """Save game `number` (the next game, or a correction of an entered one).
 
     Checks the record under the tournament's rules (InvalidGame), the signer's initials
     (SheetError), the version (StaleSheet) and the key (Replayed); then stores the game
     and every game's effective points, and audits before/after, all in one transaction.
-    A director (`director=True`) may change a submitted sheet, with a written reason."""
+    A director (`director=True`) may change a submitted sheet, with a written reason.
+    `expect_new`: the form entered a new game, so an existing game `number` (saved from
+    another phone meanwhile) is a conflict, never overwritten."""
     tournament = table.tournament
     rules = rules_of(tournament)
     sheet = ensure_sheet(round_, table)
@@ -534,6 +536,9 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
         if number == count + 1 or number > tournament.games_per_round:
             raise SheetError("game", f"This round has {tournament.games_per_round} games; "
                              "they are all entered.")
+        raise StaleSheet(sheet)
+    if expect_new and any(e.number == number for e in sheet.games):
+        db.session.rollback()
         raise StaleSheet(sheet)
     clean = _merge_pending(sheet, number, clean)
     Game.from_dict(clean, rules)  # the merged adjustments are checked too

@@ -234,6 +234,7 @@ def entry(code, number):
         if row is None:
             abort(404)
         form.load(row.record, row.note)
+        form.entered_as.data = "correction"
     elif view.complete:
         return redirect(_link("table.review", table, rnd.number), code=303)
     form.game_no.data = game_no or view.next_game
@@ -269,7 +270,8 @@ def save_game(code, number):
         sheet = service.save_game(
             table, rnd, form.game_no.data or 0, record, initials=form.initials.data or "",
             note=form.note.data or "", version=form.version.data or 0,
-            key=form.request_key.data, actor=_east(table, rnd))
+            key=form.request_key.data, actor=_east(table, rnd),
+            expect_new=form.entered_as.data != "correction")
     except service.Replayed:
         return _done(page_url, "That game was already saved.")
     except InvalidGame as error:
@@ -283,8 +285,8 @@ def save_game(code, number):
         return _render_entry(status, **_entry_context(table, view, form, errors=errors))
     except service.StaleSheet:
         view = service.sheet_view(table, rnd)
-        if not view.game(form.game_no.data or 0) or form.game_no.data == view.next_game:
-            form.game_no.data = view.next_game or form.game_no.data
+        if form.entered_as.data != "correction" and view.next_game:
+            form.game_no.data = view.next_game  # never overwrite the game another phone saved
         _stamp(form, view)
         return _render_entry(409, **_entry_context(table, view, form, conflict=CONFLICT))
     game = next(g for g in sheet.games if g.number == form.game_no.data)
@@ -486,6 +488,7 @@ def amend(tournament_id, table_no, round_no, game_no):
         if row is not None:
             form.load(row.record, row.note)
             form.initials.data = row.initials
+            form.entered_as.data = "correction"
         form.game_no.data = game_no
         _stamp(form, view, keep_key=False)
         return _render_entry(**_entry_context(table, view, form, **common), back=back)

@@ -55,9 +55,13 @@ class TableClient:
 
     def save(self, game_no, initials="AB", key=None, version=None, round_no=1, headers=None,
              **fields):
+        """Post game `game_no` as a new game, or as a correction when it is entered."""
         import secrets
 
+        sheet = self.sheet(round_no)
+        entered = sheet is not None and any(g.number == game_no for g in sheet.games)
         data = {"game_no": game_no, "round_no": round_no,
+                "entered_as": "correction" if entered else "new",
                 "version": version if version is not None else self.version(round_no),
                 "request_key": key or secrets.token_urlsafe(8), "initials": initials}
         data.update(fields)

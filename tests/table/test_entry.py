@@ -232,3 +232,15 @@ def test_the_plain_preview_button_answers_the_whole_page(east):
     response = east.post("/game/preview", data)
     text = response.get_data(as_text=True)
     assert response.status_code == 200 and "<html" in text and "wall game +10 (TNT)" in text
+
+
+def test_a_new_game_never_overwrites_a_game_saved_meanwhile(east):
+    east.save(1, outcome="wall")
+    # a form that entered "game 1" as a new game, even with the current version
+    response = east.save(1, outcome="time", entered_as="new")
+    assert response.status_code == 409
+    assert games(east)[0].record == {"outcome": "wall"}
+    assert 'name="game_no" value="2"' in response.get_data(as_text=True)
+    # a correction of game 1 does change it
+    assert east.save(1, outcome="time", entered_as="correction").status_code == 303
+    assert games(east)[0].record == {"outcome": "time"}

@@ -1,0 +1,42 @@
+"""Two phones at one table: the second save of the same game gets a plain explanation and
+the current sheet (409), keeps what was tapped, and saves only when tapped again."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from e2e.conftest import assert_accessible, screenshot
+from e2e.test_table_round import seed
+
+
+def test_a_stale_save_shows_the_current_sheet_and_keeps_the_entry(live_server, page,
+                                                                   new_phone):
+    code, token = seed(live_server, "tnt")
+    entry_url = f"{live_server.url}/t/{code}/1/game?k={token}"
+    other = new_phone()
+    page.goto(entry_url)
+    other.goto(entry_url)
+    # the other phone saves game 1 first
+    other.locator("label[for=outcome-wall]").click()
+    other.locator("#initials").fill("CC")
+    other.get_by_role("button", name="Save game 1").click()
+    expect(other.get_by_text("Game 1 saved.")).to_be_visible()
+    # this phone, still showing the old sheet, saves its own game 1
+    page.locator("label[for=outcome-mahjong]").click()
+    page.locator("label[for=winner-N]").click()
+    page.locator("label[for=value-40]").click()
+    page.locator("label[for=win_by-self]").click()
+    page.locator("#initials").fill("DO")
+    page.get_by_role("button", name="Save game 1").click()
+    expect(page.get_by_role("alert")).to_contain_text("Someone changed this sheet")
+    expect(page.locator(".banner-conflict table.sheet")).to_contain_text("Wall game")
+    expect(page.locator("#winner-N")).to_be_checked()
+    expect(page.locator("#initials")).to_have_value("DO")
+    screenshot(page, "table-conflict")
+    assert_accessible(page)
+    # East reads the sheet and decides this was the next game: one more tap saves it
+    page.get_by_role("button", name="Save game 2").click()
+    expect(page.get_by_text("Game 2 saved.")).to_be_visible()
+    rows = page.locator("table.sheet tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(1).locator("td").nth(3)).to_have_text("50")
