@@ -91,10 +91,26 @@ def _stamp(form, view, keep_key: bool = True) -> None:
         form.request_key.data = new_request_key()
 
 
+# What the scores box says while a question is still unanswered (in the form's words).
+NEXT_QUESTION = {
+    "outcome": "Next: how did the game end?",
+    "winner": "Next: who made Mah Jongg?",
+    "value": "Next: what is the hand worth on the card?",
+    "win_by": "Next: was the winning tile self-picked or thrown?",
+    "thrower": "Next: who threw the winning tile?",
+    "exposures": "Next: how many exposures did the winner have?",
+    "misnamer": "Next: who misnamed the discard?",
+    "in_error": "Next: who declared Mah Jongg in error?",
+    "intact": "Next: whose hand is still intact?",
+}
+
+
 def _errors_at_steps(error_field: str, message: str, form: GameForm) -> dict[str, str]:
     step = FIELD_STEP.get(error_field, "outcome")
     if error_field == "discarder" and form.win_by.data != "thrown":
         step = "win_by"
+        if not form.win_by.data:
+            message = "Was the winning tile self-picked or thrown? Choose one."
     if error_field == "in_error" and form.outcome.data in ("error_all_exposed",
                                                            "error_one_intact"):
         step = "in_error"
@@ -128,7 +144,7 @@ def _entry_context(table, view, form, *, errors=None, preview=None, conflict=Non
     elif preview.error is not None:
         error = preview.error
         if record is not None and _missing(error, record):
-            hint = error.message
+            hint = NEXT_QUESTION.get(form.plan(rules).get("next"), error.message)
         elif form.outcome.data:
             errors = _errors_at_steps(error.field, error.message, form)
     return dict(
