@@ -21,6 +21,7 @@ round has ended: the table still has to record the unfinished games and submit."
 
 from __future__ import annotations
 
+import functools
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -328,8 +329,10 @@ def sheet_view(table: Table, round_: Round) -> SheetView:
     if sheet is None:
         return view
     entries = list(sheet.games)
-    games = [Game.from_dict(entry.record) for entry in entries]
-    all_lines = round_lines(rules, games) if games else []
+    try:
+        all_lines = round_lines(rules, [Game.from_dict(e.record) for e in entries])
+    except InvalidGame:  # rules edited after play began: show the stored points alone
+        all_lines = [[] for _ in entries]
     for entry, lines in zip(entries, all_lines, strict=True):
         view.games.append(GameRow(
             number=entry.number, outcome=entry.record.get("outcome", ""),
@@ -378,6 +381,20 @@ def preview(rules: RuleSet, record_: dict[str, Any]) -> Preview:
 
 
 # ---- writing ----------------------------------------------------------------------------
+
+
+def one_transaction(write):
+    """A table write: whatever it raises, nothing of it stays in the session."""
+
+    @functools.wraps(write)
+    def wrapper(*args, **kwargs):
+        try:
+            return write(*args, **kwargs)
+        except BaseException:
+            db.session.rollback()
+            raise
+
+    return wrapper
 
 
 def _applied(key: str | None) -> bool:
@@ -494,6 +511,7 @@ def _merge_pending(sheet: Scoresheet, number: int, record_: dict[str, Any]) -> d
     return merged
 
 
+@one_transaction
 def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any], *,
               initials: str, note: str = "", version: int | None, key: str | None,
               actor: str = "", user: User | None = None, reason: str = "",
@@ -573,6 +591,7 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     return sheet
 
 
+@one_transaction
 def record_time_called(table: Table, round_: Round, *, version: int | None, key: str | None,
                        actor: str = "") -> Scoresheet:
     """Enter every game not yet played as "time called"; under a rule set where time
@@ -611,6 +630,7 @@ def record_time_called(table: Table, round_: Round, *, version: int | None, key:
     return sheet
 
 
+@one_transaction
 def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
                version: int | None, key: str | None) -> Scoresheet:
     """A player's initials beside their round total (every game must be entered)."""
@@ -642,6 +662,7 @@ def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
     return sheet
 
 
+@one_transaction
 def submit_sheet(table: Table, round_: Round, *, version: int | None, key: str | None,
                  actor: str = "") -> Scoresheet:
     """East submits the round: the sheet is locked (changes only by the director)."""
@@ -673,6 +694,7 @@ def submit_sheet(table: Table, round_: Round, *, version: int | None, key: str |
     return sheet
 
 
+@one_transaction
 def verify_sheet(sheet: Scoresheet, user: User, *, version: int | None,
                  key: str | None) -> Scoresheet:
     """A table guide (or director) checked the submitted sheet at the table."""

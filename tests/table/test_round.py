@@ -212,3 +212,12 @@ def test_the_rendered_forms_carry_version_key_and_round(east):
     html = east.get("/game", g=1).get_data(as_text=True)
     action, fields = posted_form(html, "/game?")
     assert fields["version"] == str(east.version()) and fields["request_key"]
+
+
+def test_the_page_still_shows_the_sheet_if_the_rules_were_edited_after_play(east):
+    east.save(1, outcome="mahjong", winner="E", value="25", win_by="heavenly")
+    rules = dict(east.tournament.rules, heavenly=None)
+    east.tournament.rules = rules
+    db.session.commit()
+    response = east.get()
+    assert response.status_code == 200 and ">35<" in response.get_data(as_text=True)
