@@ -40,3 +40,20 @@ def test_a_stale_save_shows_the_current_sheet_and_keeps_the_entry(live_server, p
     rows = page.locator("table.sheet tbody tr")
     expect(rows).to_have_count(2)
     expect(rows.nth(1).locator("td").nth(3)).to_have_text("50")
+
+
+def test_a_save_lost_to_the_wifi_keeps_the_entry_and_saves_once_on_retry(live_server, page):
+    code, token = seed(live_server, "tnt")
+    page.goto(f"{live_server.url}/t/{code}/1/game?k={token}")
+    page.locator("label[for=outcome-wall]").click()
+    expect(page.locator("#step-sign")).to_be_visible()
+    page.locator("#initials").fill("CC")
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save game 1").click()
+    expect(page.locator("#send-status")).to_contain_text("Not sent")
+    expect(page.locator("#outcome-wall")).to_be_checked()
+    expect(page.locator("#initials")).to_have_value("CC")
+    page.context.set_offline(False)
+    page.get_by_role("button", name="Save game 1").click()
+    expect(page.get_by_text("Game 1 saved.")).to_be_visible()
+    expect(page.locator("table.sheet tbody tr")).to_have_count(1)
