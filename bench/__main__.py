@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gzip
 import os
 import platform
 import re
@@ -194,10 +193,6 @@ def reset_database(database_url: str, env: dict) -> None:
         engine.dispose()
     subprocess.run([sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"],
                    cwd=ROOT, env=env, check=True)
-
-
-def gzip_size(body: bytes) -> int:
-    return len(gzip.compress(body, 6))
 
 
 # -- the run --------------------------------------------------------------------------------

@@ -148,3 +148,25 @@ def test_database_locked_is_a_clear_503_not_a_500(tmp_path):
     assert response.status_code == 503
     assert response.headers["Retry-After"] == "2"
     assert "tap again" in response.get_data(as_text=True)
+
+
+def test_static_files_are_versioned_long_cached_and_compressed(client):
+    import re
+
+    page = client.get("/").get_data(as_text=True)
+    htmx_url = re.search(r'src="(/static/vendor/htmx\.min\.js\?v=\d+)"', page).group(1)
+    response = client.get(htmx_url, headers={"Accept-Encoding": "gzip, deflate"})
+    assert response.status_code == 200
+    assert "max-age=31536000" in response.headers["Cache-Control"]
+    assert response.headers["Content-Encoding"] == "deflate"
+    assert len(response.data) < 20_000  # 52 KB on disk
+
+
+def test_vendored_htmx_matches_its_recorded_checksum():
+    import hashlib
+    from pathlib import Path
+
+    vendor = Path(__file__).resolve().parent.parent / "static" / "vendor"
+    recorded = (vendor / "htmx.VERSION").read_text()
+    digest = hashlib.sha256((vendor / "htmx.min.js").read_bytes()).hexdigest()
+    assert digest in recorded and "2.0." in recorded
