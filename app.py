@@ -1,6 +1,7 @@
 """The Flask application factory: configuration, extensions, blueprints, error pages, CLI.
 
-Configuration comes from the environment (see README): DATABASE_URL, SECRET_KEY, BASE_URL.
+Configuration comes from the environment (see README's table): DATABASE_URL, SECRET_KEY,
+BASE_URL, TIMEZONE, POLL_SECONDS, TRUST_PROXY.
 Nothing is kept in a worker's memory between requests: every worker of every host reads
 the same database, so `gunicorn -w N` and several hosts behave as one."""
 
@@ -8,7 +9,9 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from flask import Flask, render_template, request
 from flask.sessions import SecureCookieSessionInterface
@@ -17,6 +20,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import IntegerConverter
 
 from extensions import compress, csrf, db, htmx, login_manager, migrate
 
@@ -41,10 +45,28 @@ def secret_key(instance_path: str) -> str:
     if key := os.environ.get("SECRET_KEY"):
         return key
     path = Path(instance_path) / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    try:
+        # O_EXCL: when several gunicorn workers start at once, exactly one writes the key
+        # and the others read it.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
+    for _ in range(50):  # another worker may be between creating and writing the file
+        if key := path.read_text().strip():
+            return key
+        time.sleep(0.05)
+    raise RuntimeError(f"{path} is empty: delete it, or set SECRET_KEY")
+
+
+class BoundedInt(IntegerConverter):
+    """<int:...> in every route, capped at what an SQL INTEGER holds: a URL with a huge
+    number is simply not found, instead of overflowing the database driver (a 500)."""
+
+    def __init__(self, url_map, fixed_digits=0, min=None, max=2**31 - 1, signed=False):
+        super().__init__(url_map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -69,6 +91,7 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
 
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
+    app.url_map.converters["int"] = BoundedInt
     os.makedirs(app.instance_path, exist_ok=True)
     config = dict(config or {})
 
@@ -80,6 +103,7 @@ def create_app(config: dict | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI=normalise_database_url(database_url),
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         BASE_URL=base_url,
+        TIMEZONE=os.environ.get("TIMEZONE") or None,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=base_url.startswith("https://"),
@@ -105,6 +129,8 @@ def create_app(config: dict | None = None) -> Flask:
     if os.environ.get("TRUST_PROXY"):
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
     app.config.update(config)
+    if app.config["TIMEZONE"]:
+        ZoneInfo(app.config["TIMEZONE"])  # fail at start, not on every page showing a time
     app.session_interface = SessionInterface()
 
     db.init_app(app)

@@ -14,4 +14,7 @@ timeout = 30
 graceful_timeout = 10
 keepalive = 5
 accesslog = os.environ.get("ACCESS_LOG") or None
+# %(U)s is the path without its query string: table links carry their secret token in ?k=.
+access_log_format = '%(h)s %(t)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms'
+
 errorlog = "-"

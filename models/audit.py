@@ -46,8 +46,9 @@ def record(
 ) -> AuditEvent:
     """Add an audit row to the session; it commits with the caller's change."""
     event = AuditEvent(
-        tournament_id=tournament_id, action=action, subject=subject, before=before,
-        after=after, reason=reason, actor=actor, actor_user_id=actor_user_id, at=utcnow(),
+        tournament_id=tournament_id, action=action[:64], subject=subject[:64], before=before,
+        after=after, reason=reason, actor=actor[:120], actor_user_id=actor_user_id,
+        at=utcnow(),
     )
     db.session.add(event)
     return event

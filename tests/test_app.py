@@ -170,3 +170,31 @@ def test_vendored_htmx_matches_its_recorded_checksum():
     recorded = (vendor / "htmx.VERSION").read_text()
     digest = hashlib.sha256((vendor / "htmx.min.js").read_bytes()).hexdigest()
     assert digest in recorded and "2.0." in recorded
+
+
+def test_secret_key_file_is_written_once_even_when_workers_race(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from app import secret_key
+
+    with ThreadPoolExecutor(8) as pool:
+        keys = set(pool.map(lambda _: secret_key(str(tmp_path)), range(16)))
+    assert len(keys) == 1
+    assert oct((tmp_path / "secret_key").stat().st_mode & 0o777) == "0o600"
+
+
+def test_timezone_is_read_and_checked_at_start(monkeypatch):
+    monkeypatch.setenv("TIMEZONE", "America/New_York")
+    assert create_app().config["TIMEZONE"] == "America/New_York"
+    monkeypatch.setenv("TIMEZONE", "Mars/Olympus_Mons")
+    with pytest.raises(Exception, match="Mars"):
+        create_app()
+
+
+def test_audit_rows_fit_their_columns_whatever_the_names(app):
+    from models import AuditEvent, db, record
+
+    record("x" * 100, tournament_id=None, subject="s" * 100, actor="Table 1 East (" + "N" * 200)
+    db.session.commit()
+    event = db.session.query(AuditEvent).one()
+    assert len(event.actor) == 120 and len(event.action) == 64 and len(event.subject) == 64

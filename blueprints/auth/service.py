@@ -35,13 +35,16 @@ def create_user(email: str, name: str, password: str | None = None) -> tuple[Use
 
 def authenticate(email: str, password: str, remote_addr: str = "") -> User | None:
     """The user for these credentials, or None. Raises TooManyAttempts once an email has
-    failed LOGIN_ATTEMPTS times within the window, before even checking the password."""
+    failed LOGIN_ATTEMPTS times from this address within the window, before even checking
+    the password. Counting per email *and* address means someone guessing at a director's
+    password from their own phone cannot lock the director out mid-event."""
     email = email.strip().lower()
     window = timedelta(seconds=current_app.config["LOGIN_WINDOW_SECONDS"])
     since = utcnow() - window
     failures = db.session.scalar(
         select(func.count()).select_from(LoginAttempt)
-        .where(LoginAttempt.email == email, LoginAttempt.at >= since)
+        .where(LoginAttempt.email == email, LoginAttempt.remote_addr == remote_addr[:64],
+               LoginAttempt.at >= since)
     )
     if failures >= current_app.config["LOGIN_ATTEMPTS"]:
         raise TooManyAttempts()

@@ -17,9 +17,14 @@ login_manager.user_loader(service.load_user)
 
 def _safe_next(target: str | None) -> str:
     # Only same-site paths: never redirect a director to another site after sign-in.
-    if target and target.startswith("/") and not target.startswith("//") \
-            and not urlsplit(target).netloc:
-        return target
+    # Browsers read a backslash as "/": "/\\evil.example" would mean "//evil.example".
+    if target:
+        normalised = target.replace("\\", "/")
+        parts = urlsplit(normalised)
+        if normalised.startswith("/") and not normalised.startswith("//") \
+                and not parts.scheme and not parts.netloc and not any(
+                    ord(c) < 32 for c in normalised):
+            return normalised
     return url_for("director.home")
 
 

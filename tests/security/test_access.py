@@ -147,3 +147,44 @@ def test_security_headers_on_pages_and_errors(app, client):
         assert "frame-ancestors 'none'" in csp
         assert headers["X-Content-Type-Options"] == "nosniff"
         assert headers["Referrer-Policy"] == "no-referrer"
+
+
+@pytest.mark.parametrize("target", [
+    "/\\evil.example", "//evil.example", "https://evil.example/", "/\\/evil.example",
+    "\\\\evil.example", "/%0d%0aLocation: x", "javascript:alert(1)",
+])
+def test_sign_in_never_redirects_to_another_site(app, client, target):
+    make_user()
+    response = client.post(f"/auth/sign-in?next={target}",
+                           data={"email": "ann@example.com", "password": "correct horse"})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/director/"
+
+
+def test_sign_in_follows_a_same_site_next(app, client):
+    make_user()
+    response = client.post("/auth/sign-in?next=/director/t/5",
+                           data={"email": "ann@example.com", "password": "correct horse"})
+    assert response.headers["Location"] == "/director/t/5"
+
+
+def test_someone_else_guessing_cannot_lock_the_director_out(app, client):
+    make_user()
+    other = app.test_client()
+    for _ in range(app.config["LOGIN_ATTEMPTS"] + 2):
+        other.post("/auth/sign-in", data={"email": "ann@example.com", "password": "guess"},
+                   environ_base={"REMOTE_ADDR": "10.0.0.66"})
+    ok = client.post("/auth/sign-in", data={"email": "ann@example.com",
+                                            "password": "correct horse"},
+                     environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert ok.status_code == 302
+
+
+@pytest.mark.parametrize("path", [
+    "/p/{code}/player/99999999999999999999", "/t/director/{tid}/1/99999999999999999999",
+    "/calls/director/{tid}/99999999999999999999", "/director/t/99999999999999999999",
+])
+def test_huge_numbers_in_urls_are_not_found_not_a_500(app, client, director, path):
+    tournament = make_tournament(director, code="HUGE01")
+    response = client.get(path.format(code=tournament.code, tid=tournament.id))
+    assert response.status_code == 404
