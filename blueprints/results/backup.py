@@ -9,10 +9,19 @@ number) and turned back into the new row's id on import; the audit rows' before/
 values are copied exactly as they were written.
 
 Accounts: staff and every account the rows mention travel as email, name and role, never
-with a password hash (a backup file lives on USB sticks and laptops). On import an account
-with the same email is reused; a missing one is created with a new generated password,
-which the import returns so the importing director can hand it on. The importing director
-becomes a director of the imported tournament.
+with a password hash (a backup file lives on USB sticks and laptops). On import an email is
+matched to an account that ALREADY exists on this site; the import never creates accounts
+(an account created for a stranger's email would later be attached, with its role, when a
+real director adds that email as staff). Staff whose email has no account here are listed
+on the result ("not imported as staff: add them from Staff"); rows that name such an
+account keep their text but point at no account (a claim by one is left out). Roles are
+checked against models.ROLES. The importing director becomes a director of the imported
+tournament.
+
+Table tokens: the import issues every table a fresh token (models.new_token()) unless
+`keep_tokens` is asked for (the CLI's --keep-tokens, for a move with the cards already
+printed); kept tokens must look like ours (22 to 64 URL-safe characters). With fresh
+tokens the printed table cards must be reprinted.
 
 Left out on purpose: idempotency keys of applied requests (only useful for resends to the
 old server) and failed sign-ins."""
@@ -20,6 +29,7 @@ old server) and failed sign-ins."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from sqlalchemy import or_, select
@@ -27,6 +37,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
 from models import (
+    ROLES,
     Announcement,
     AuditEvent,
     CallClaim,
@@ -46,6 +57,7 @@ from models import (
     TournamentStaff,
     User,
     db,
+    new_token,
     record,
 )
 
@@ -53,6 +65,8 @@ FORMAT = "mahjtable-backup"
 VERSION = 1
 SEAT_ORDER = {"E": 0, "S": 1, "W": 2, "N": 3}
 SUBJECT = re.compile(r"^([a-z_]+)([:#])(.+)$")
+# A token we would have issued: secrets.token_urlsafe(16) or longer (Table.token is 64 wide).
+OUR_TOKEN = re.compile(r"[A-Za-z0-9_-]{22,64}")
 SUBJECT_KINDS = {
     "tournament": "tournament", "player": "player", "table": "table", "round": "round",
     "sheet": "sheet", "scoresheet": "sheet", "call": "call", "director_call": "call",
@@ -63,6 +77,17 @@ SUBJECT_KINDS = {
 
 class BackupError(ValueError):
     """A backup that cannot be imported; the message says why in plain words."""
+
+
+@dataclass
+class Imported:
+    """What an import did: the new tournament, the staff emails that have no account on
+    this site (not made staff: the director adds them from Staff), and whether the tables
+    got fresh tokens (then the printed table cards must be reprinted)."""
+
+    tournament: Tournament
+    not_staff: list[str] = field(default_factory=list)
+    fresh_tokens: bool = True
 
 
 def _when(value: datetime | date | None) -> str | None:
@@ -262,13 +287,12 @@ def _need(data: dict, key: str, kind: type):
     return value
 
 
-def import_tournament(data: dict, director: User) -> tuple[Tournament, dict[str, str]]:
+def import_tournament(data: dict, director: User, *, keep_tokens: bool = False) -> Imported:
     """Create the tournament of a backup in this database, in one transaction; the
-    importing `director` becomes its director. Returns the tournament and the passwords of
-    the accounts it had to create ({email: password}). Raises BackupError (and changes
-    nothing) for a file that is not a backup, or a code or table token already in use."""
-    from blueprints.auth.service import create_user
-
+    importing `director` becomes its director. Staff map to existing accounts only; tables
+    get fresh tokens unless `keep_tokens`. Raises BackupError (and changes nothing) for a
+    file that is not a backup, an unknown role, a code or table token already in use, or
+    (with `keep_tokens`) a token that does not look like ours."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError("This file is not a MahjTable backup.")
     if data.get("version") != VERSION:
@@ -276,7 +300,7 @@ def import_tournament(data: dict, director: User) -> tuple[Tournament, dict[str,
                           f"version {VERSION}.")
     info = _need(data, "tournament", dict)
     try:
-        return _import(data, info, director, create_user)
+        return _import(data, info, director, keep_tokens)
     except BackupError:
         db.session.rollback()
         raise
@@ -289,25 +313,43 @@ def import_tournament(data: dict, director: User) -> tuple[Tournament, dict[str,
         raise BackupError(f"This backup is damaged or incomplete ({error!s}).") from error
 
 
-def _import(data, info, director, create_user):
+def _tokens(data: dict, keep_tokens: bool) -> dict[int, str]:
+    """Each table number's token on this site: fresh ones, or the file's when asked to
+    keep them and every one looks like ours and is free here."""
+    tables = _need(data, "tables", list)
+    if not keep_tokens:
+        return {entry["number"]: new_token() for entry in tables}
+    tokens = {entry["number"]: entry.get("token") for entry in tables}
+    for number, token in tokens.items():
+        if not isinstance(token, str) or not OUR_TOKEN.fullmatch(token):
+            raise BackupError(f"Table {number}'s link in this backup does not look like a "
+                              "MahjTable table link; import without keeping the links.")
+    if len(set(tokens.values())) != len(tokens):
+        raise BackupError("This backup gives two tables the same link.")
+    if tokens and db.session.scalar(
+            select(Table.id).where(Table.token.in_(list(tokens.values())))):
+        raise BackupError("This backup's table links are already in use on this site "
+                          "(was it imported before?).")
+    return tokens
+
+
+def _import(data, info, director, keep_tokens):
     code = info["code"]
     if db.session.scalar(select(Tournament.id).where(Tournament.code == code)):
         raise BackupError(f"A tournament with code {code} is already on this site.")
-    tokens = [t["token"] for t in _need(data, "tables", list)]
-    if tokens and db.session.scalar(select(Table.id).where(Table.token.in_(tokens))):
-        raise BackupError("This backup's table links are already in use on this site "
-                          "(was it imported before?).")
+    tokens = _tokens(data, keep_tokens)
+    staff_entries = _need(data, "staff", list)
+    for entry in staff_entries:
+        if entry.get("role") not in ROLES:
+            raise BackupError(f"This backup gives {entry.get('email')} the role "
+                              f"“{entry.get('role')}”; a role is one of {', '.join(ROLES)}.")
 
-    passwords: dict[str, str] = {}
-    user_ids: dict[str, int] = {}
-    for entry in _need(data, "users", list):
-        address = entry["email"].strip().lower()
-        user = db.session.scalar(select(User).where(User.email == address))
-        if user is None:
-            user, password = create_user(address, entry.get("name") or "")
-            passwords[user.email] = password
-            db.session.flush()
-        user_ids[address] = user.id
+    # Existing accounts only: never create one for somebody else's email.
+    addresses = {entry["email"].strip().lower() for entry in _need(data, "users", list)}
+    addresses |= {entry["email"].strip().lower() for entry in staff_entries
+                  if entry.get("email")}
+    user_ids: dict[str, int] = dict(db.session.execute(
+        select(User.email, User.id).where(User.email.in_(sorted(addresses)))).all())
 
     def uid(address: str | None) -> int | None:
         return user_ids.get(address.strip().lower()) if address else None
@@ -325,8 +367,13 @@ def _import(data, info, director, create_user):
     tid = tournament.id
 
     roles = {}
-    for entry in _need(data, "staff", list):
-        if entry.get("email") and uid(entry["email"]):
+    not_staff = []
+    for entry in staff_entries:
+        if not entry.get("email"):
+            continue
+        if uid(entry["email"]) is None:
+            not_staff.append(entry["email"].strip().lower())
+        else:
             roles[uid(entry["email"])] = entry["role"]
     roles[director.id] = "director"
     for user_id, role in sorted(roles.items()):
@@ -342,7 +389,7 @@ def _import(data, info, director, create_user):
         players[entry["number"]] = player
     tables = {}
     for entry in data["tables"]:
-        table = Table(tournament_id=tid, number=entry["number"], token=entry["token"],
+        table = Table(tournament_id=tid, number=entry["number"], token=tokens[entry["number"]],
                       token_rotated_at=_instant(entry.get("token_rotated_at")))
         db.session.add(table)
         tables[entry["number"]] = table
@@ -423,6 +470,8 @@ def _import(data, info, director, create_user):
             cancelled_at=_instant(entry.get("cancelled_at")),
             updated_at=_instant(entry.get("updated_at")), version=entry.get("version", 1))
         for claim in entry.get("claims", []):
+            if uid(claim["user"]) is None:      # an account not on this site
+                continue
             call.claims.append(CallClaim(user_id=uid(claim["user"]),
                                          claimed_at=_instant(claim.get("claimed_at")),
                                          released_at=_instant(claim.get("released_at"))))
@@ -482,7 +531,8 @@ def _import(data, info, director, create_user):
     # The import itself is a site event (not one of the tournament's own rows), so that
     # exporting the imported tournament gives back the same document.
     record("backup.import", tournament_id=None, subject=f"tournament:{tid}",
-           after={"code": code, "name": tournament.name, "accounts_created": sorted(passwords)},
+           after={"code": code, "name": tournament.name, "not_staff": sorted(not_staff),
+                  "fresh_tokens": not keep_tokens},
            actor=director.name, actor_user_id=director.id)
     db.session.commit()
-    return tournament, passwords
+    return Imported(tournament, sorted(not_staff), fresh_tokens=not keep_tokens)

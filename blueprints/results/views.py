@@ -26,7 +26,7 @@ from werkzeug.routing import BuildError
 
 from blueprints.auth.service import ANY_STAFF, MANAGE, staff_tournament
 from blueprints.common import render_page_or_partial, wants_partial
-from models import Tournament, User, db
+from models import Tournament, TournamentStaff, User, db
 
 from . import backup, service
 from .forms import ClearTieForm, ImportForm, PrizePlacesForm, TieForm
@@ -202,22 +202,38 @@ def backup_json(tournament_id):
     return _download(body, f"{tournament.code}-backup.json", "application/json")
 
 
+IMPORT_REFUSED = ("Only a tournament director can import a backup on this site. Ask a "
+                  "director here to import it, or, on a new site, import it on the server "
+                  "with: flask --app app import-backup FILE --director EMAIL.")
+
+
+def _is_a_director(user) -> bool:
+    """Has `user` the director role on some tournament of this site?"""
+    return db.session.scalar(select(TournamentStaff.id).where(
+        TournamentStaff.user_id == user.id, TournamentStaff.role == "director").limit(1)) \
+        is not None
+
+
 @bp.route("/import", methods=["GET", "POST"])
 @login_required
 def import_backup():
-    """Import a tournament from a backup; the signed-in user becomes its director."""
+    """Import a tournament from a backup (directors only); the signed-in user becomes its
+    director. Tables get fresh links, so the result page asks for new table cards."""
+    if not _is_a_director(current_user):
+        return render_template("errors/error.html", code=403, title="Not allowed",
+                               text=IMPORT_REFUSED), 403
     form = ImportForm()
     if form.validate_on_submit():
         try:
             data = json.loads(form.backup.data.read().decode("utf-8"))
-            tournament, passwords = backup.import_tournament(data, current_user)
+            result = backup.import_tournament(data, current_user)
         except (UnicodeDecodeError, json.JSONDecodeError):
             form.backup.errors.append("This file is not a MahjTable backup (not JSON).")
         except backup.BackupError as error:
             form.backup.errors.append(str(error))
         else:
-            return render_template("results/imported.html", tournament=tournament,
-                                   passwords=passwords)
+            return render_template("results/imported.html", result=result,
+                                   tournament=result.tournament)
     return render_template("results/import.html", form=form), 422 if form.errors else 200
 
 
@@ -225,7 +241,10 @@ def import_backup():
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--director", "email", required=True,
               help="Email of an account on this site; it becomes the tournament's director.")
-def import_backup_command(path, email):
+@click.option("--keep-tokens", is_flag=True,
+              help="Keep the tables' links from the backup (cards already printed for the "
+                   "new address); by default every table gets a new link.")
+def import_backup_command(path, email, keep_tokens):
     """Import a tournament from a JSON backup (from its director's results page)."""
     user = db.session.scalar(select(User).where(User.email == email.strip().lower()))
     if user is None:
@@ -235,13 +254,20 @@ def import_backup_command(path, email):
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
-        tournament, passwords = backup.import_tournament(data, user)
+        result = backup.import_tournament(data, user, keep_tokens=keep_tokens)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise click.ClickException("This file is not a MahjTable backup (not JSON).") \
             from error
     except backup.BackupError as error:
         raise click.ClickException(str(error)) from error
+    tournament = result.tournament
     click.echo(f"Imported {tournament.name} (code {tournament.code}); "
                f"{user.email} is its director.")
-    for address, password in sorted(passwords.items()):
-        click.echo(f"  created account {address} with password {password}")
+    if result.fresh_tokens:
+        click.echo("Every table has a new link: print the table cards again "
+                   "(the old QR codes no longer work).")
+    else:
+        click.echo("The tables keep their links from the backup.")
+    for address in result.not_staff:
+        click.echo(f"  not imported as staff (no account here): {address}; "
+                   "add them from Staff")

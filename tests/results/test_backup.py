@@ -99,6 +99,10 @@ def as_text(data):
     return json.dumps(data, sort_keys=True, indent=1)
 
 
+def without_tokens(data):
+    return {**data, "tables": [{**t, "token": None} for t in data["tables"]]}
+
+
 def test_export_import_export_is_identical(director):
     tournament = rich_tournament(director)
     first = backup.export_tournament(tournament)
@@ -107,10 +111,67 @@ def test_export_import_export_is_identical(director):
     assert all("password" not in json.dumps(u) for u in first["users"])
     wipe()
     importer = make_user()                                   # the same director's account
-    imported, passwords = backup.import_tournament(json.loads(as_text(first)), importer)
-    assert set(passwords) == {"gus@example.com"}             # created, password shown once
-    second = backup.export_tournament(db.session.get(Tournament, imported.id))
+    make_user("gus@example.com", "Gus Guide")                # the guide has an account here
+    result = backup.import_tournament(json.loads(as_text(first)), importer, keep_tokens=True)
+    assert result.not_staff == [] and not result.fresh_tokens
+    second = backup.export_tournament(db.session.get(Tournament, result.tournament.id))
     assert as_text(second) == as_text(first)
+
+
+def test_import_issues_fresh_table_tokens_by_default(director):
+    tournament = rich_tournament(director)
+    first = backup.export_tournament(tournament)
+    old = {t["token"] for t in first["tables"]}
+    wipe()
+    importer = make_user()
+    make_user("gus@example.com", "Gus Guide")
+    result = backup.import_tournament(first, importer)
+    assert result.fresh_tokens
+    second = backup.export_tournament(db.session.get(Tournament, result.tournament.id))
+    new = [t["token"] for t in second["tables"]]
+    assert not old & set(new) and all(len(token) >= 22 for token in new)
+    assert as_text(without_tokens(second)) == as_text(without_tokens(first))
+
+
+@pytest.mark.parametrize("token", ["short", "x" * 21, "bad token with spaces!!!", None,
+                                   "é" * 22, "a" * 65])
+def test_keeping_tokens_refuses_tokens_that_are_not_ours(director, token):
+    data = backup.export_tournament(rich_tournament(director))
+    wipe()
+    importer = make_user()
+    data["tables"][0]["token"] = token
+    with pytest.raises(backup.BackupError, match="does not look like a MahjTable table link"):
+        backup.import_tournament(data, importer, keep_tokens=True)
+    assert db.session.query(Tournament).count() == 0
+
+
+def test_import_never_creates_accounts_and_lists_staff_without_one(director):
+    data = backup.export_tournament(rich_tournament(director))
+    data["staff"].append({"email": "Mallory@Example.com", "role": "co-director"})
+    wipe()
+    importer = make_user()
+    result = backup.import_tournament(data, importer)
+    assert db.session.query(User).count() == 1               # nobody created
+    assert result.not_staff == ["gus@example.com", "mallory@example.com"]
+    roles = {s.user.email: s.role for s in result.tournament.staff}
+    assert roles == {"ann@example.com": "director"}
+    # the guide's claim on the call points at no account, so it is left out
+    call = db.session.query(DirectorCall).one()
+    assert [c.user_id for c in call.claims] == [importer.id]
+    # a real director adding that email later creates a fresh account, not the attacker's
+    assert db.session.query(User).filter_by(email="mallory@example.com").first() is None
+
+
+@pytest.mark.parametrize("role", ["owner", "Director", "", None])
+def test_import_refuses_unknown_roles(director, role):
+    data = backup.export_tournament(rich_tournament(director))
+    wipe()
+    importer = make_user()
+    make_user("gus@example.com", "Gus Guide")
+    data["staff"][1]["role"] = role
+    with pytest.raises(backup.BackupError, match="a role is one of director, co-director"):
+        backup.import_tournament(data, importer)
+    assert db.session.query(Tournament).count() == 0
 
 
 def test_imported_standings_and_audit_subjects_point_at_the_new_rows(director):
@@ -119,7 +180,7 @@ def test_imported_standings_and_audit_subjects_point_at_the_new_rows(director):
               for line in service.board(tournament).main.lines]
     data = backup.export_tournament(tournament)
     wipe()
-    imported, _ = backup.import_tournament(data, make_user())
+    imported = backup.import_tournament(data, make_user()).tournament
     after = [(line.rank, line.player.number, line.total)
              for line in service.board(imported).main.lines]
     assert after == before
@@ -139,14 +200,18 @@ def test_import_next_to_other_tournaments_and_refuses_a_second_copy(director):
         table.token = table.token + "x"
     db.session.commit()
     other = make_user("zed@example.com", "Zed")
-    imported, passwords = backup.import_tournament(data, other)
-    assert imported.code == code and passwords == {}
+    result = backup.import_tournament(data, other, keep_tokens=True)
+    imported = result.tournament
+    assert imported.code == code and result.not_staff == []
     roles = {s.user.email: s.role for s in imported.staff}
     assert roles == {"ann@example.com": "director", "gus@example.com": "table-guide",
                      "zed@example.com": "director"}
     count = db.session.query(Tournament).count()
     with pytest.raises(backup.BackupError, match="already on this site"):
         backup.import_tournament(data, other)
+    data["tournament"]["code"] = "NEW001"                   # a new code, the same links kept
+    with pytest.raises(backup.BackupError, match="links are already in use"):
+        backup.import_tournament(data, other, keep_tokens=True)
     assert db.session.query(Tournament).count() == count
 
 
@@ -156,7 +221,7 @@ def test_import_next_to_other_tournaments_and_refuses_a_second_copy(director):
     ({"format": "mahjtable-backup", "version": 1, "tournament": {"code": "X"}},
      "no valid “tables” section"),
     ({"format": "mahjtable-backup", "version": 1, "tournament": {"code": "X"}, "tables": [],
-      "users": [{"email": "new@example.com", "name": "New"}]}, "damaged"),
+      "staff": [], "users": [{"email": "new@example.com", "name": "New"}]}, "damaged"),
 ])
 def test_bad_backups_are_refused_and_change_nothing(director, data, message):
     with pytest.raises(backup.BackupError, match=message):
@@ -175,11 +240,29 @@ def test_cli_import_backup(app, director, tmp_path):
     result = runner.invoke(args=["import-backup", str(path), "--director", "ann@example.com"])
     assert result.exit_code == 0, result.output
     assert "Imported Test Open (code RICH26)" in result.output
-    assert "created account gus@example.com with password" in result.output
+    assert "print the table cards again" in result.output
+    assert "not imported as staff (no account here): gus@example.com" in result.output
+    assert "password" not in result.output
+    assert db.session.query(User).count() == 1
     again = runner.invoke(args=["import-backup", str(path), "--director", "ann@example.com"])
     assert again.exit_code != 0 and "already on this site" in again.output
     nobody = runner.invoke(args=["import-backup", str(path), "--director", "no@example.com"])
     assert nobody.exit_code != 0 and "No account" in nobody.output
+
+
+def test_cli_keep_tokens_keeps_the_printed_links(app, director, tmp_path):
+    data = backup.export_tournament(rich_tournament(director))
+    path = tmp_path / "backup.json"
+    path.write_text(as_text(data))
+    wipe()
+    make_user()
+    result = app.test_cli_runner().invoke(
+        args=["import-backup", str(path), "--director", "ann@example.com", "--keep-tokens"])
+    assert result.exit_code == 0, result.output
+    assert "keep their links" in result.output
+    tournament = db.session.query(Tournament).one()
+    assert sorted(t.token for t in tournament.tables) == \
+        sorted(t["token"] for t in data["tables"])
 
 
 def test_download_then_upload_through_the_pages(app, client, director):
@@ -188,17 +271,43 @@ def test_download_then_upload_through_the_pages(app, client, director):
     assert response.status_code == 200
     assert response.headers["Content-Disposition"].endswith('RICH26-backup.json"')
     body = response.get_data()
+    old_tokens = {t["token"] for t in json.loads(body)["tables"]}
     wipe()
-    make_user()
+    make_tournament(make_user(), players=4, code="HOME26")   # a director on this site
     sign_in(client)
     page = client.post("/results/import", data={"backup": (io.BytesIO(body), "b.json")},
                        content_type="multipart/form-data")
-    assert page.status_code == 200, page.get_data(as_text=True)
-    assert "Imported Test Open" in page.get_data(as_text=True)
-    assert "gus@example.com" in page.get_data(as_text=True)
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200, text
+    assert "Imported Test Open" in text
+    assert "Print the table cards again" in text
+    assert "Not imported as staff" in text and "gus@example.com" in text
+    imported = db.session.query(Tournament).filter_by(code="RICH26").one()
+    assert not old_tokens & {t.token for t in imported.tables}
     bad = client.post("/results/import", data={"backup": (io.BytesIO(b"nope"), "b.json")},
                       content_type="multipart/form-data")
     assert bad.status_code == 422 and "not a MahjTable backup" in bad.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("role", [None, "table-guide", "co-director"])
+def test_only_a_director_may_import_through_the_page(app, client, director, role):
+    data = backup.export_tournament(rich_tournament(director))
+    data["tournament"]["code"] = "OTHER1"
+    wipe()
+    make_user()
+    stranger = make_user("eve@example.com", "Eve")
+    if role:
+        other = make_tournament(make_user("dir@example.com", "Dee"), players=4, code="DEE026")
+        other.staff.append(TournamentStaff(user=stranger, role=role))
+        db.session.commit()
+    sign_in(client, "eve@example.com")
+    assert client.get("/results/import").status_code == 403
+    page = client.post("/results/import",
+                       data={"backup": (io.BytesIO(as_text(data).encode()), "b.json")},
+                       content_type="multipart/form-data")
+    assert page.status_code == 403
+    assert "Only a tournament director can import a backup" in page.get_data(as_text=True)
+    assert db.session.query(Tournament).filter_by(code="OTHER1").count() == 0
 
 
 def test_a_backup_missing_a_required_value_is_refused(director):
