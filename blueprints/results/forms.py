@@ -8,6 +8,15 @@ from wtforms import HiddenField, IntegerField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length, NumberRange
 
 
+def small_int(text: str | None, digits: int = 9) -> int | None:
+    """A number typed as ASCII digits (at most `digits` of them), else None. "²".isdigit()
+    is true but int("²") raises, and a huge number overflows the database's integer."""
+    text = (text or "").strip()
+    if text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None
+
+
 class PrizePlacesForm(FlaskForm):
     prize_places = IntegerField(
         "Prize places",
@@ -31,20 +40,18 @@ class TieForm(FlaskForm):
     submit = SubmitField("Save decision")
 
     def group_ids(self) -> list[int]:
-        try:
-            return [int(part) for part in (self.group.data or "").split(",") if part]
-        except ValueError:
-            return []
+        ids = [small_int(part) for part in (self.group.data or "").split(",") if part]
+        return [] if None in ids else ids
 
     def places(self, formdata) -> tuple[list[int] | None, str | None]:
         """The order (player ids, best first), or an error in plain words."""
         ids = self.group_ids()
         places = {}
         for player_id in ids:
-            raw = (formdata.get(f"place-{player_id}") or "").strip()
-            if not raw.isdigit():
+            place = small_int(formdata.get(f"place-{player_id}"), 4)
+            if place is None:
                 return None, "Enter each player's place in the draw, 1 to " f"{len(ids)}."
-            places[player_id] = int(raw)
+            places[player_id] = place
         if sorted(places.values()) != list(range(1, len(ids) + 1)):
             return None, f"Give every tied player a different place, 1 to {len(ids)}."
         return sorted(ids, key=places.get), None

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import selectinload
 
+from blueprints.table.service import rules_of
 from models import (
     Competition,
     CompetitionEntry,
@@ -436,7 +437,8 @@ def player_history(tournament: Tournament, player) -> PlayerHistory | None:
 class MissingTable:
     table_id: int
     table_no: int
-    state: str            # "none" (no sheet yet) or "open"
+    state: str            # "none" (no sheet yet), "open", or "submitted" (awaiting a
+                          # table guide's verification, when the rules ask for one)
     games_entered: int
     east_name: str
     east_number: int | None
@@ -450,10 +452,22 @@ class RoundMissing:
     tables: int
     missing: list[MissingTable]
 
+    @property
+    def not_submitted(self) -> int:
+        return sum(m.state != "submitted" for m in self.missing)
+
+    @property
+    def awaiting_verification(self) -> int:
+        return sum(m.state == "submitted" for m in self.missing)
+
 
 def missing_results(tournament: Tournament) -> list[RoundMissing]:
     """Per round that has started (or has any sheet): the tables whose sheet is not yet
-    submitted, with East's name so the director can walk to the table. Three queries."""
+    submitted, with East's name so the director can walk to the table. When the rule set
+    has a table guide verify every sheet (`table_guide_verifies`, Hidden Tile), submitted
+    sheets still awaiting that verification are listed too (state "submitted"); standings
+    still count them, as they count every submitted sheet. Three queries."""
+    done = ("verified",) if rules_of(tournament).table_guide_verifies else OFFICIAL_STATES
     rounds = db.session.execute(
         select(Round.id, Round.number, Round.started_at, Round.ended_at)
         .where(Round.tournament_id == tournament.id).order_by(Round.number)
@@ -493,7 +507,7 @@ def missing_results(tournament: Tournament) -> list[RoundMissing]:
         for table_id, (table_no, east_name, east_number) in sorted(
                 seats.get(round_id, {}).items(), key=lambda item: item[1][0]):
             state, games = sheets.get((round_id, table_id), ("none", 0))
-            if state in OFFICIAL_STATES:
+            if state in done:
                 continue
             missing.append(MissingTable(table_id, table_no, state, games, east_name or "",
                                         east_number))
@@ -646,8 +660,9 @@ def games_csv(tournament: Tournament) -> str:
     return out.getvalue()
 
 
-def standings_csv(tournament: Tournament, key: str | None = None) -> str:
-    """One competition's standings from submitted sheets, with recorded tie-breaks."""
+def standings_csv(tournament: Tournament, key: str | None = None) -> tuple[str, str]:
+    """One competition's standings from submitted sheets, with recorded tie-breaks: the
+    key of the competition shown (an unknown key gives the overall standings) and the CSV."""
     table = board(tournament, provisional=False).table(key or MAIN)
     rounds = list(range(table.first_round, table.last_round + 1))
     out = io.StringIO()
@@ -658,4 +673,4 @@ def standings_csv(tournament: Tournament, key: str | None = None) -> str:
         writer.writerow([_text(table.name), line.rank, _yes(line.tied), line.player.number,
                          _text(line.player.name), line.total, line.games_won,
                          *(line.per_round.get(r, "") for r in rounds)])
-    return out.getvalue()
+    return table.key, out.getvalue()

@@ -22,14 +22,15 @@ from flask import (
 )
 from flask_login import current_user, login_required
 from sqlalchemy import select
-from werkzeug.routing import BuildError
 
 from blueprints.auth.service import ANY_STAFF, MANAGE, staff_tournament
 from blueprints.common import render_page_or_partial, wants_partial
+from blueprints.player.service import tournament_by_code
+from blueprints.table.service import rules_of
 from models import Tournament, TournamentStaff, User, db
 
 from . import backup, service
-from .forms import ClearTieForm, ImportForm, PrizePlacesForm, TieForm
+from .forms import ClearTieForm, ImportForm, PrizePlacesForm, TieForm, small_int
 
 # cli_group=None: the command is `flask --app app import-backup`, not under "results".
 bp = Blueprint("results", __name__, url_prefix="/results", cli_group=None)
@@ -37,22 +38,11 @@ bp = Blueprint("results", __name__, url_prefix="/results", cli_group=None)
 
 @bp.app_context_processor
 def _results_helpers():
-    return {"leaders_for": service.leaders, "player_history": service.player_history,
-            "director_sheet_url": director_sheet_url}
-
-
-def director_sheet_url(tournament_id: int, table_no: int, round_no: int) -> str:
-    """The table team's director view of a sheet (table.director_sheet)."""
-    try:
-        return url_for("table.director_sheet", tournament_id=tournament_id, table_no=table_no,
-                       round_no=round_no)
-    except BuildError:  # not built yet: its agreed address
-        return f"/t/director/{tournament_id}/{table_no}/{round_no}"
+    return {"leaders_for": service.leaders, "player_history": service.player_history}
 
 
 def _by_code(code: str) -> Tournament:
-    tournament = db.session.scalar(
-        select(Tournament).where(Tournament.code == code.strip().upper()))
+    tournament = tournament_by_code(code)
     if tournament is None:
         abort(404)
     return tournament
@@ -85,6 +75,7 @@ def _director_page(tournament, status=200, prize_form=None, tie_errors=None):
         "results/director.html", tournament=tournament, board=board, table=board.table(key),
         view=view, prize_form=prize_form, tie_errors=tie_errors or {},
         missing=service.missing_results(tournament), clear_form=ClearTieForm(),
+        missing_verify=rules_of(tournament).table_guide_verifies,
         can_manage=_can_manage(tournament), version=service.results_version(tournament),
     ), status
 
@@ -146,9 +137,10 @@ def clear_tie(tournament_id):
     """Undo a recorded tie decision."""
     tournament = staff_tournament(tournament_id, MANAGE)
     form = ClearTieForm()
-    if form.validate_on_submit() and (form.tiebreak_id.data or "").isdigit():
+    tiebreak_id = small_int(form.tiebreak_id.data)
+    if form.validate_on_submit() and tiebreak_id is not None:
         try:
-            service.clear_tie(tournament, int(form.tiebreak_id.data), current_user)
+            service.clear_tie(tournament, tiebreak_id, current_user)
         except service.ResultsError:
             abort(404)
         flash("The decision was removed; those players are tied again.")
@@ -177,10 +169,11 @@ def games_csv(tournament_id):
 def standings_csv(tournament_id):
     """One competition's standings from submitted sheets (CSV); ?c= picks it."""
     tournament = staff_tournament(tournament_id, ANY_STAFF)
-    key = request.args.get("c", service.MAIN)
+    # The filename comes from the competition the key resolved to (an unknown ?c= is the
+    # overall table), never from the raw ?c= (a newline there breaks the header).
+    key, body = service.standings_csv(tournament, request.args.get("c", service.MAIN))
     suffix = "" if key == service.MAIN else "-" + key.replace(":", "-")
-    return _download(service.standings_csv(tournament, key),
-                     f"{tournament.code}-standings{suffix}.csv", "text/csv")
+    return _download(body, f"{tournament.code}-standings{suffix}.csv", "text/csv")
 
 
 @bp.get("/director/<int:tournament_id>/print")

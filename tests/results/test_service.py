@@ -153,6 +153,19 @@ def test_missing_results_lists_tables_not_submitted_with_east(tournament):
     assert round_one.missing[1].state == "none"
 
 
+def test_missing_results_under_hidden_tile_list_sheets_awaiting_verification(director):
+    tournament = make_tournament(director, players=12, preset="hidden-tile")
+    add_sheet(tournament, 1, 1, [win("E")], state="verified")
+    add_sheet(tournament, 1, 2, [win("E")])                       # submitted, not verified
+    [round_one] = service.missing_results(tournament)
+    assert [(m.table_no, m.state) for m in round_one.missing] == [(2, "submitted"),
+                                                                   (3, "none")]
+    assert round_one.not_submitted == 1 and round_one.awaiting_verification == 1
+    # the standings still count the submitted sheet (table 2's East is player 5)
+    totals = {line.player.number: line.total for line in service.board(tournament).main.lines}
+    assert totals[5] == totals[1] > 0
+
+
 def test_leaders_are_empty_before_any_submission_then_the_top(tournament):
     assert service.leaders(tournament) == []
     add_sheet(tournament, 1, 1, [win("E")])

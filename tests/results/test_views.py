@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from blueprints.results import service
 from models import Tiebreak, TournamentStaff, db
 from tests.conftest import make_tournament, make_user, sign_in
@@ -121,6 +123,15 @@ def test_missing_results_link_to_the_tables_sheet(client, tournament):
     assert "East: #1 Player 1" in html
 
 
+def test_missing_results_page_names_sheets_awaiting_a_guide_under_hidden_tile(client,
+                                                                              director):
+    tournament = make_tournament(director, players=8, preset="hidden-tile")
+    add_sheet(tournament, 1, 1, [win("E")])
+    html = client.get(f"/results/director/{tournament.id}").get_data(as_text=True)
+    assert "submitted, awaiting a table guide's verification" in html
+    assert "1 of 2 tables not submitted" in html
+
+
 def test_csv_exports(client, tournament):
     add_sheet(tournament, 1, 1, [win("S", discarder="W"), WALL])
     games = client.get(f"/results/director/{tournament.id}/games.csv")
@@ -189,3 +200,39 @@ def test_competition_tabs_show_the_mini_tournament_apart(app, director):
     html = page.get_data(as_text=True)
     assert "rounds 2-3, entrants only" in html
     assert "Player 3" in html and "Player 4" not in html
+
+
+@pytest.mark.parametrize("tiebreak_id", ["²", "１", "99999999999999999999999", "-1", " ", "1e3"])
+def test_undo_with_a_bad_tiebreak_id_is_404_never_500(client, tournament, tiebreak_id):
+    response = client.post(f"/results/director/{tournament.id}/ties/clear",
+                           data={"tiebreak_id": tiebreak_id})
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("place", ["²", "99999999999999999999999"])
+def test_tie_places_in_other_digits_are_refused_at_the_field(client, tournament, place):
+    add_sheet(tournament, 1, 1, [win("E")])
+    add_sheet(tournament, 1, 2, [win("E")])
+    ids = [line.player.id for line in service.board(tournament).main.lines[:2]]
+    response = client.post(
+        f"/results/director/{tournament.id}/ties",
+        data={"competition": "main", "group": f"{ids[0]},{ids[1]}²", "decision": "draw",
+              f"place-{ids[0]}": place, f"place-{ids[1]}": "1"})
+    assert response.status_code == 422
+    response = client.post(
+        f"/results/director/{tournament.id}/ties",
+        data={"competition": "main", "group": f"{ids[0]},{ids[1]}", "decision": "draw",
+              f"place-{ids[0]}": place, f"place-{ids[1]}": "1"})
+    assert response.status_code == 422
+    assert "place in the draw" in response.get_data(as_text=True)
+    assert db.session.query(Tiebreak).count() == 0
+
+
+@pytest.mark.parametrize("key", ["main\nSet-Cookie: x=1", "competition:999\r\n",
+                                 "../../etc", "é"])
+def test_standings_csv_filename_comes_from_the_resolved_competition(client, tournament, key):
+    response = client.get(f"/results/director/{tournament.id}/standings.csv",
+                          query_string={"c": key})
+    assert response.status_code == 200
+    assert response.headers["Content-Disposition"] == \
+        f'attachment; filename="{tournament.code}-standings.csv"'
