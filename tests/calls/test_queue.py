@@ -365,10 +365,11 @@ def test_an_adjustment_on_a_game_already_entered_rescores_it(client, tournament,
                                                              table):
     """Game 1 is on the sheet (a wall game: +10 each); the ruling takes 10 from North."""
     import blueprints.table.service as table_service
+    from blueprints.director.service import round_row
 
-    rnd = table_service.round_by_number(tournament, 1)
+    rnd = round_row(tournament, 1)
     table_service.save_game(table, rnd, 1, {"outcome": "wall"}, initials="AB",
-                            version=None, key=None, actor="East")
+                            version=1, key=None, actor="East")
     call = place("tile_count")
     response = client.post(queue_url(tournament, f"/{call.id}/resolve"), data={
         "ruling": "North had 12 tiles", "seat": "N", "points": "-10", "game_no": "1"})
