@@ -7,13 +7,13 @@ database alone, so every gunicorn worker and host sees the same queue. Each chan
 transaction with its audit row. State changes are compare-and-set UPDATEs (`WHERE state IN
 ...`), so two directors tapping at once, or a double tap, change a call once.
 
-Leaves to others: reaching a table by its link token (checked here, the page is the table
-team's), the sheet and its adjustments (blueprints.table.service.add_adjustment), the round
-clock (clock team)."""
+Leaves to others: reaching a table by its link token and the round a table plays
+(blueprints.table.service.table_from_link and current_round), the sheet and its adjustments
+(blueprints.table.service.add_adjustment), the round clock and its M:SS text
+(blueprints.clock.service)."""
 
 from __future__ import annotations
 
-import secrets
 import statistics
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -22,6 +22,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
+from blueprints.table import service as table_service
 from models import (
     CALL_REASONS,
     AppliedRequest,
@@ -75,18 +76,6 @@ class TooManyCalls(CallError):
 # ---------------------------------------------------------------- reaching things
 
 
-def table_from_link(code: str, number: int, token: str | None) -> Table | None:
-    """The table for a QR link, or None when the code, number or token is wrong (a
-    rotated token is simply wrong)."""
-    table = db.session.scalar(
-        select(Table).join(Tournament, Tournament.id == Table.tournament_id)
-        .where(Tournament.code == (code or "").strip().upper(), Table.number == number)
-    )
-    if table is None or not token or not secrets.compare_digest(table.token, str(token)):
-        return None
-    return table
-
-
 def call_in_tournament(tournament: Tournament, call_id: int) -> DirectorCall | None:
     call = db.session.get(DirectorCall, call_id)
     if call is None or call.tournament_id != tournament.id:
@@ -95,28 +84,9 @@ def call_in_tournament(tournament: Tournament, call_id: int) -> DirectorCall | N
 
 
 def call_round(table: Table) -> Round | None:
-    """The round a call belongs to: the round the table plays now, as the table team
-    reads it (blueprints.table.service.current_round), else our own reading."""
-    try:
-        from blueprints.table.service import current_round as table_round
-    except ImportError:
-        return current_round(table.tournament_id)
-    return table_round(table)
-
-
-def current_round(tournament_id: int) -> Round | None:
-    """The round being played: the highest-numbered one that has started, else the
-    first one there is (before play starts)."""
-    started = db.session.scalar(
-        select(Round).where(Round.tournament_id == tournament_id, Round.started_at.is_not(None))
-        .order_by(Round.number.desc()).limit(1)
-    )
-    if started is not None:
-        return started
-    return db.session.scalar(
-        select(Round).where(Round.tournament_id == tournament_id)
-        .order_by(Round.number).limit(1)
-    )
+    """The round a call belongs to: the round the table plays now, as the table's page
+    reads it (blueprints.table.service.current_round)."""
+    return table_service.current_round(table)
 
 
 # ---------------------------------------------------------------- what is shown
@@ -130,13 +100,6 @@ def waited_seconds(call: DirectorCall, now: datetime | None = None) -> int:
 def wait_level(seconds: int) -> int:
     """0 under 2 minutes, 1 from 2 minutes, 2 from 5 minutes."""
     return sum(seconds >= limit for limit in WAIT_LEVELS)
-
-
-def clock_text(seconds: int | None) -> str:
-    if seconds is None:
-        return ""
-    minutes, secs = divmod(max(0, int(seconds)), 60)
-    return f"{minutes}:{secs:02d}"
 
 
 def active_claims(call: DirectorCall) -> list[CallClaim]:
@@ -272,6 +235,9 @@ def place_call(table: Table, reason: str = "", note: str = "",
     nothing. Raises CallError for a bad reason or note, TooManyCalls for a flood."""
     reason = (reason or "").strip()
     note = (note or "").strip()
+    # Stored as 64 characters (AppliedRequest.key): cut once, so the resend's lookup finds
+    # what the first request stored.
+    request_key = (request_key or "")[:64] or None
     if reason and reason not in CALL_REASONS:
         raise CallError("Please choose one of the reasons shown.", "reason", 422)
     if len(note) > NOTE_MAX:
@@ -307,7 +273,7 @@ def place_call(table: Table, reason: str = "", note: str = "",
         )
         db.session.add(call)
         if request_key:
-            db.session.add(AppliedRequest(key=request_key[:64]))
+            db.session.add(AppliedRequest(key=request_key))
         db.session.flush()
         record("call.place", tournament_id=table.tournament_id, subject=f"call:{call.id}",
                after={"table": table.number, "reason": reason, "note": note,
@@ -468,7 +434,9 @@ def resolve_call(call: DirectorCall, user: User, ruling: str, role: str | None =
     table's sheet for the call's round with the ruling as its reason. One transaction:
     blueprints.table.service.add_adjustment only adds to the session (it does not commit),
     and this function commits once, so the ruling and the points land together or not at
-    all. A refused adjustment (ValueError from the sheet) changes nothing."""
+    all. A refused adjustment (ValueError from the sheet) changes nothing. An
+    IntegrityError (the sheet created by the table at the same moment) rolls back and is
+    tried once more; a second one is a plain 409 CallError."""
     ruling = (ruling or "").strip()
     if not ruling:
         raise CallError("Please write the ruling in words.", "ruling", 422)
@@ -488,6 +456,27 @@ def resolve_call(call: DirectorCall, user: User, ruling: str, role: str | None =
         if round_no is None:
             raise CallError("This call has no round, so there is no sheet to adjust.",
                             "seat", 422)
+    for attempt in (1, 2):
+        try:
+            return _resolve(call, user, ruling, role, adjustment, table, round_no)
+        except IntegrityError as error:
+            # add_adjustment created the table's sheet while East's phone created it too
+            # (the sheet's unique round and table): nothing was written; read the call and
+            # the sheet again and try once more.
+            db.session.rollback()
+            db.session.refresh(call)
+            if call.state not in OPEN_STATES:
+                raise _refuse_closed(call) from error
+            if attempt == 2:
+                raise CallError("The table's sheet changed at the same moment. Nothing was "
+                                "saved; please resolve the call again.") from error
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _resolve(call: DirectorCall, user: User, ruling: str, role: str | None,
+             adjustment: Adjustment | None, table: Table, round_no: int | None
+             ) -> DirectorCall:
+    """One attempt at resolve_call's transaction (see there); commits."""
     before = call.state
     now = utcnow()
     if not _set(call, OPEN_STATES, state="resolved", resolved_at=now,
@@ -495,11 +484,9 @@ def resolve_call(call: DirectorCall, user: User, ruling: str, role: str | None =
         raise _refuse_closed(call)
     after = {"state": "resolved", "ruling": ruling}
     if adjustment is not None:
-        from blueprints.table.service import add_adjustment
-
         try:
-            add_adjustment(table, round_no, adjustment.seat, adjustment.points, ruling, user,
-                           game_no=adjustment.game_no)
+            table_service.add_adjustment(table, round_no, adjustment.seat, adjustment.points,
+                                         ruling, user, game_no=adjustment.game_no)
         except ValueError as error:
             db.session.rollback()
             raise CallError(str(error), _adjustment_field(str(error)), 422) from error

@@ -14,11 +14,11 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required
-from werkzeug.routing import BuildError
 from wtforms.fields import SelectChoice
 
 from blueprints.auth import service as auth_service
 from blueprints.common import SEAT_NAMES, new_request_key, render_page_or_partial, wants_partial
+from blueprints.table import service as table_service
 from models import CALL_REASONS, Tournament, db
 
 from . import service
@@ -34,20 +34,13 @@ def sheet_url(tournament_id: int, table_no: int, round_no: int | None) -> str | 
     """The director's view of a table's sheet (table team's endpoint)."""
     if round_no is None:
         return None
-    try:
-        return url_for("table.director_sheet", tournament_id=tournament_id, table_no=table_no,
-                       round_no=round_no)
-    except BuildError:
-        return f"/t/director/{tournament_id}/{table_no}/{round_no}"
+    return url_for("table.director_sheet", tournament_id=tournament_id, table_no=table_no,
+                   round_no=round_no)
 
 
 def table_page_url(table) -> str:
-    try:
-        return url_for("table.page", code=table.tournament.code, number=table.number,
-                       k=table.token)
-    except BuildError:
-        return url_for("calls.table_state", code=table.tournament.code, number=table.number,
-                       k=table.token)
+    return url_for("table.page", code=table.tournament.code, number=table.number,
+                   k=table.token)
 
 
 def table_call_context(table, form: CallForm | None = None, error: str | None = None) -> dict:
@@ -75,7 +68,6 @@ def calls_helpers():
     return {
         "table_call_context": table_call_context,
         "calls_sheet_url": sheet_url,
-        "calls_clock_text": service.clock_text,
     }
 
 
@@ -86,8 +78,9 @@ def _render_table(table, status: int = 200, **kwargs):
 
 
 def _table_or_404(code: str, number: int):
-    table = service.table_from_link(code, number, request.values.get("k"))
-    if table is None:
+    try:
+        return table_service.table_from_link(code, number, request.values.get("k"))
+    except table_service.BadLink:
         if wants_partial():
             # The bar on an open table page: say so in place, and stop polling.
             abort(Response(render_template("calls/_invalid_link.html",
@@ -95,7 +88,6 @@ def _table_or_404(code: str, number: int):
         abort(Response(render_template("errors/error.html", code=404,
                                        title="This table link is no longer valid",
                                        text=service.INVALID_LINK), 404))
-    return table
 
 
 # ---------------------------------------------------------------- the table

@@ -118,8 +118,11 @@ class ClockView:
         return self.state in (RUNNING, PAUSED, TIME_UP)
 
 
-def clock_text(seconds: int) -> str:
-    """Seconds as M:SS (minutes are not capped at 59: a 75-minute round shows 75:00)."""
+def clock_text(seconds: int | None) -> str:
+    """Seconds as M:SS (minutes are not capped at 59: a 75-minute round shows 75:00); ""
+    for None. The one M:SS of the app: the clock, and the waits of the calls."""
+    if seconds is None:
+        return ""
     minutes, secs = divmod(max(0, int(seconds)), 60)
     return f"{minutes}:{secs:02d}"
 

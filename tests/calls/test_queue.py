@@ -380,3 +380,51 @@ def test_an_adjustment_on_a_game_already_entered_rescores_it(client, tournament,
     assert game.record["adjustments"] == [
         {"seat": "N", "points": -10, "reason": "North had 12 tiles"}]
     assert game.points["N"] == game.points["E"] - 10
+
+
+def _conflict():
+    from sqlalchemy.exc import IntegrityError
+
+    return IntegrityError("INSERT INTO scoresheet ...", {},
+                          Exception("UNIQUE constraint failed: scoresheet.round_id"))
+
+
+def test_a_sheet_created_by_the_table_at_the_same_moment_is_retried_once(
+        tournament, place, table, director, monkeypatch):
+    import blueprints.table.service as table_service
+
+    real = table_service.add_adjustment
+    tries = []
+
+    def racing(*args, **kwargs):
+        tries.append(1)
+        if len(tries) == 1:       # East's phone created the sheet at this very moment
+            raise _conflict()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(table_service, "add_adjustment", racing)
+    call = place()
+    service.resolve_call(call, director, "Dead hand", "director",
+                         service.Adjustment("N", -10, None))
+    assert len(tries) == 2
+    assert fresh(call).state == "resolved"
+    sheet = db.session.scalar(select(Scoresheet).where(Scoresheet.table_id == table.id))
+    assert [a["points"] for a in sheet.pending_adjustments] == [-10]
+    assert call_audit(tournament) == ["call.place", "call.resolve"]
+
+
+def test_two_sheet_conflicts_in_a_row_are_a_plain_409_and_change_nothing(
+        client, tournament, place, table, monkeypatch):
+    import blueprints.table.service as table_service
+
+    def always(*args, **kwargs):
+        raise _conflict()
+
+    monkeypatch.setattr(table_service, "add_adjustment", always)
+    call = place()
+    response = client.post(queue_url(tournament, f"/{call.id}/resolve"),
+                           data={"ruling": "Dead hand", "seat": "N", "points": "-10"})
+    assert response.status_code == 409
+    assert "sheet changed at the same moment" in response.get_data(as_text=True)
+    assert fresh(call).state == "open" and fresh(call).version == 1
+    assert call_audit(tournament) == ["call.place"]

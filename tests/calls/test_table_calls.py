@@ -58,6 +58,19 @@ def test_a_resent_request_changes_nothing_twice(client, table, table_url, direct
     assert db.session.get(AppliedRequest, "same-key") is not None
 
 
+def test_a_resent_request_with_a_key_over_64_characters_is_recognised(client, table,
+                                                                        table_url):
+    keys = ["k1", "k2", "k3", "k" * 100]
+    for key in keys:                               # the table's 4 calls of 10 minutes
+        client.post(table_url(), data={"request_key": key})
+        client.post(table_url("/cancel"), data={})
+    # the last tap resent by bad Wi-Fi: recognised as applied, not a 5th call (429)
+    response = client.post(table_url(), data={"request_key": keys[-1]})
+    assert response.status_code == 302
+    assert len(calls_of(table)) == 4
+    assert db.session.get(AppliedRequest, keys[-1][:64]) is not None
+
+
 def test_note_over_280_characters_is_refused_at_the_field(client, table, table_url):
     response = client.post(table_url(), data={"note": "x" * 281}, headers=HX)
     assert response.status_code == 422
