@@ -18,7 +18,6 @@ from datetime import datetime
 
 from flask import has_request_context, request, url_for
 from sqlalchemy import and_, case, func, select, update
-from werkzeug.routing import BuildError
 
 from blueprints.director.service import ensure_round, round_row
 from models import (
@@ -27,6 +26,7 @@ from models import (
     Round,
     Scoresheet,
     Table,
+    Tiebreak,
     Tournament,
     User,
     db,
@@ -441,13 +441,13 @@ class TableProgress:
         return self.sheet_state in ("submitted", "verified")
 
 
-def is_behind(games: int, done: bool, view: ClockView, games_per_round: int,
-              round_seconds: int) -> bool:
+def is_behind(games: int, done: bool, view: ClockView, games_per_round: int) -> bool:
     """A table is behind the clock when its round is in play, its sheet is not submitted,
     and the time left for each game it still has to play is less than half an even share
-    of the round (the tournament's round length / games per round):
+    of the round (the round's own length, with minutes added or taken away, / games per
+    round):
 
-        remaining / (games_per_round - games) < (round_seconds / games_per_round) / 2
+        remaining / (games_per_round - games) < (view.duration / games_per_round) / 2
 
     With 4 games in 50 minutes (12.5 minutes each, so the line is 6.25 minutes a game):
     2 games with 10 minutes left is behind (5 minutes for each of 2 games), 3 is not; no
@@ -458,20 +458,12 @@ def is_behind(games: int, done: bool, view: ClockView, games_per_round: int,
     games_left = games_per_round - games
     if games_left <= 0:
         return False
-    return 2 * games_per_round * view.remaining < round_seconds * games_left
+    return 2 * games_per_round * view.remaining < view.duration * games_left
 
 
 def behind_minutes(round_seconds: int, games_per_round: int) -> float:
     """Half an even share of the round, in minutes: the "behind" line per game to play."""
     return round_seconds / games_per_round / 2 / 60
-
-
-def director_sheet_url(tournament_id: int, table_no: int, round_no: int) -> str:
-    try:
-        return url_for("table.director_sheet", tournament_id=tournament_id,
-                       table_no=table_no, round_no=round_no)
-    except BuildError:  # the table team's endpoint is not there yet: its agreed path
-        return f"/t/director/{tournament_id}/{table_no}/{round_no}"
 
 
 def table_grid(tournament: Tournament, view: ClockView | None) -> list[TableProgress]:
@@ -496,9 +488,9 @@ def table_grid(tournament: Tournament, view: ClockView | None) -> list[TableProg
         done = state in ("submitted", "verified")
         grid.append(TableProgress(
             number=number, games=games, sheet_state=state,
-            behind=is_behind(games, done, view, tournament.games_per_round,
-                             tournament.round_minutes * 60),
-            url=director_sheet_url(tournament.id, number, view.round_no)))
+            behind=is_behind(games, done, view, tournament.games_per_round),
+            url=url_for("table.director_sheet", tournament_id=tournament.id,
+                        table_no=number, round_no=view.round_no)))
     return grid
 
 
@@ -512,13 +504,21 @@ def grid_version(view: ClockView | None, grid: list[TableProgress]) -> str:
                        [(t.number, t.games, t.sheet_state, t.behind) for t in grid])
 
 
-def scores_fingerprint(tournament_id: int) -> tuple:
-    """Changes whenever any game or sheet of the tournament changes (for the leaders)."""
-    row = db.session.execute(
-        select(func.count(GameEntry.id), func.max(GameEntry.updated_at),
-               func.max(Scoresheet.updated_at))
-        .select_from(Scoresheet).join(Round, Round.id == Scoresheet.round_id)
-        .outerjoin(GameEntry, GameEntry.sheet_id == Scoresheet.id)
-        .where(Round.tournament_id == tournament_id)
-    ).first()
+def leaders_fingerprint(tournament_id: int) -> tuple:
+    """Changes when the leaders can change: a sheet submitted, verified, amended or
+    reopened (only submitted and verified sheets count for the leaders, and any change to
+    one bumps its version), or a tie-break recorded or undone. A game saved on an open
+    sheet does not change it. One query."""
+    official = (Scoresheet.round_id.in_(select(Round.id)
+                                        .where(Round.tournament_id == tournament_id))
+                & Scoresheet.state.in_(("submitted", "verified")))
+    breaks = Tiebreak.tournament_id == tournament_id
+    row = db.session.execute(select(
+        select(func.count(Scoresheet.id)).where(official).scalar_subquery(),
+        select(func.coalesce(func.sum(Scoresheet.version), 0)).where(official)
+        .scalar_subquery(),
+        select(func.max(Scoresheet.updated_at)).where(official).scalar_subquery(),
+        select(func.count(Tiebreak.id)).where(breaks).scalar_subquery(),
+        select(func.max(Tiebreak.id)).where(breaks).scalar_subquery(),
+    )).first()
     return tuple(str(value) for value in row)

@@ -74,20 +74,29 @@ def _console_context(tournament, role, forms=None, problem=None):
             form.round_no.data = next_no
         return form
 
-    grid = service.table_grid(tournament, view)
     return dict(
-        tournament=tournament, role=role, can_control=can_control, view=view,
+        role=role, can_control=can_control,
         next_no=next_no, next_seated=next_row is not None, in_play=in_play,
         start_form=prefilled("start", StartForm), pause_form=prefilled("pause", PauseForm),
         resume_form=prefilled("resume", ResumeForm),
         adjust_form=prefilled("adjust", AdjustForm), end_form=prefilled("end", EndForm),
         seat_form=prefilled("seat", SeatForm),
         announcement_form=forms.get("announce") or AnnouncementForm(prefix="announce"),
-        announcements=service.announcements(tournament.id), grid=grid,
-        grid_version=service.grid_version(view, grid), problem=problem,
+        announcements=service.announcements(tournament.id), problem=problem,
+        **_grid_context(tournament, view),
+    )
+
+
+def _grid_context(tournament, view):
+    """What the grid of tables shows (and its version): the clock, one query for the
+    tables. The "behind" line uses the round's own length, minutes added included."""
+    grid = service.table_grid(tournament, view)
+    round_seconds = view.duration if view else tournament.round_minutes * 60
+    return dict(
+        tournament=tournament, view=view, grid=grid,
+        grid_version=service.grid_version(view, grid),
         games_per_round=tournament.games_per_round,
-        behind_minutes=service.behind_minutes(tournament.round_minutes * 60,
-                                              tournament.games_per_round),
+        behind_minutes=service.behind_minutes(round_seconds, tournament.games_per_round),
     )
 
 
@@ -109,10 +118,14 @@ def console(tournament_id):
 def grid(tournament_id):
     """The grid of tables for a poll: 204 while the version shown is current."""
     tournament = staff_tournament(tournament_id, ANY_STAFF)
-    context = _console_context(tournament, staff_role(tournament))
+    # Only the clock and the grid (two queries) before the 204: the forms, announcements
+    # and next round of the whole console are built only for a full page.
+    context = _grid_context(tournament, service.clock_view(tournament))
     if request.args.get("v") == context["grid_version"]:
         return no_change()
-    return render_page_or_partial("clock/console.html", "clock/_grid.html", **context)
+    if wants_partial():
+        return render_page_or_partial("clock/console.html", "clock/_grid.html", **context)
+    return _console(tournament, staff_role(tournament))
 
 
 def _controlled(tournament_id):

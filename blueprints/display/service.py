@@ -2,23 +2,19 @@
 (announcements, the movement between rounds, the leaders), with one version for all of it.
 
 The clock itself comes from blueprints.clock.service; the leaders from the results team's
-include. Read-only: the director posts announcements from the clock console."""
+include (they count submitted and verified sheets only, so the version follows those, not
+every game saved at a table). The tournament by its code: blueprints.player.service.
+Read-only: the director posts announcements from the clock console."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
-
 from blueprints.clock import service as clock_service
-from models import Tournament, db
+from models import Tournament
 from tournament.clock import ENDED, NOT_STARTED
 
 MOVEMENT = "East stays, North up 1, West up 2, South down 1"
-
-
-def tournament_by_code(code: str) -> Tournament | None:
-    return db.session.scalar(select(Tournament).where(Tournament.code == code.upper()))
 
 
 @dataclass(frozen=True)
@@ -47,5 +43,5 @@ def board(tournament: Tournament) -> Board:
         headline = ""
     version = clock_service.fingerprint(
         view.version if view else "none", [(a.id, a.text) for a in items],
-        clock_service.scores_fingerprint(tournament.id))
+        clock_service.leaders_fingerprint(tournament.id))
     return Board(headline=headline, move=move, announcements=items, version=version)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, make_response, request
 
 from blueprints.common import external_url, render_page_or_partial
+from blueprints.player.service import tournament_by_code
 
 from . import service
 
@@ -12,7 +13,7 @@ bp = Blueprint("display", __name__, url_prefix="/display")
 
 
 def _tournament(code):
-    tournament = service.tournament_by_code(code)
+    tournament = tournament_by_code(code)
     if tournament is None:
         abort(404)
     return tournament

@@ -33,27 +33,41 @@ def view(remaining, duration=3000, state="running"):
     (4, 0, False),      # all four entered
 ])
 def test_behind_the_clock(games, remaining, behind):
-    assert is_behind(games, False, view(remaining), 4, 3000) is behind
+    assert is_behind(games, False, view(remaining), 4) is behind
 
 
 def test_submitted_or_not_in_play_is_never_behind():
-    assert not is_behind(0, True, view(60), 4, 3000)
-    assert not is_behind(0, False, view(3000, state="not_started"), 4, 3000)
-    assert not is_behind(0, False, view(600, state="ended"), 4, 3000)
+    assert not is_behind(0, True, view(60), 4)
+    assert not is_behind(0, False, view(3000, state="not_started"), 4)
+    assert not is_behind(0, False, view(600, state="ended"), 4)
 
 
-def test_the_line_is_the_rounds_own_length_not_the_adjusted_clock():
-    # 5 minutes added to a 50-minute round: still 6.25 minutes a game to play
-    assert not is_behind(2, False, view(750, duration=3300), 4, 3000)
-    assert is_behind(2, False, view(749, duration=3300), 4, 3000)
+def test_the_line_is_the_rounds_own_length_with_minutes_added():
+    # 5 minutes added to a 50-minute round (55 minutes): 6.875 minutes a game to play
+    assert not is_behind(2, False, view(825, duration=3300), 4)
+    assert is_behind(2, False, view(824, duration=3300), 4)
+    # 10 minutes taken away (40 minutes): 5 minutes a game
+    assert not is_behind(2, False, view(600, duration=2400), 4)
+    assert is_behind(2, False, view(599, duration=2400), 4)
+
+
+def test_grid_uses_the_rounds_length_not_the_tournaments(client, tournament):
+    rnd = started(tournament, 1, minutes_ago=40)      # a 50-minute round: 10 minutes left
+    rnd.duration_seconds += 10 * 60                   # the director added 10 minutes
+    db.session.commit()
+    games_on(tournament, 3, 1, 2)                     # 20 minutes for 2 games: on pace
+    page = client.get(f"/clock/director/{tournament.id}").get_data(as_text=True)
+    tile = re.search(r'<a class="tile([^"]*)" href="[^"]+/3/1">', page).group(1)
+    assert "tile--behind" not in tile
+    assert "less than 7.5 minutes left" in " ".join(page.split())
 
 
 def test_behind_is_proportional_to_games_per_round():
     assert behind_minutes(3000, 4) == 6.25
     assert behind_minutes(3000, 5) == 5
     # 5 games in 50 minutes, 10 minutes left: 2 games left is fine, 3 is behind
-    assert not is_behind(3, False, view(600), 5, 3000)
-    assert is_behind(2, False, view(600), 5, 3000)
+    assert not is_behind(3, False, view(600), 5)
+    assert is_behind(2, False, view(600), 5)
 
 
 def test_grid_shows_each_tables_progress(client, tournament):
@@ -119,3 +133,34 @@ def test_a_guide_sees_the_grid(app, tournament, guide):
     client = app.test_client()
     sign_in(client, "gail@example.com", "guide password")
     assert client.get(f"/clock/director/{tournament.id}/grid", headers=HX).status_code == 200
+
+
+def test_grid_poll_answers_204_from_the_clock_and_the_grid_alone(client, tournament):
+    started(tournament, 1, minutes_ago=20)
+    for table_no in (1, 2, 3):
+        games_on(tournament, table_no, 1, 2)
+    html = client.get(f"/clock/director/{tournament.id}/grid", headers=HX).get_data(
+        as_text=True)
+    version = re.search(r"grid\?v=([0-9a-f]+)", html).group(1)
+    statements = []
+
+    def count(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        response = client.get(f"/clock/director/{tournament.id}/grid?v={version}",
+                              headers=HX)
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
+    assert response.status_code == 204
+    # the signed-in user, the tournament and its staff role, the clock, the grid: nothing
+    # for the console's forms, announcements or next round
+    assert not any("announcement" in s.lower() for s in statements)
+    assert len(statements) <= 5, statements
+
+
+def test_grid_without_javascript_is_the_whole_console(client, tournament):
+    started(tournament, 1, minutes_ago=20)
+    page = client.get(f"/clock/director/{tournament.id}/grid").get_data(as_text=True)
+    assert "<html" in page and 'id="table-grid"' in page and "Big-screen announcements" in page

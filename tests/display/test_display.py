@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from blueprints.director.service import ensure_round
-from models import Announcement, db
+from models import Announcement, GameEntry, Tiebreak, db
 from tests.clock.conftest import ended, games_on, started
 from tests.conftest import make_tournament
 
@@ -20,8 +20,9 @@ def test_display_needs_no_sign_in(app, tournament):
     page = response.get_data(as_text=True)
     assert tournament.name in page and "Round 1" in page and "50:00" in page
     assert "Find your seat for round 1." in page
-    assert 'src="/static/audio/chime.wav"' in page and "Tap to enable sound" in page
-    assert 'src="/static/js/display.js"' in page and "<script>" not in page
+    # static URLs carry a ?v= version (cached for a year)
+    assert 'src="/static/audio/chime.wav?v=' in page and "Tap to enable sound" in page
+    assert 'src="/static/js/display.js?v=' in page and "<script>" not in page
 
 
 def test_display_code_is_case_insensitive_and_unknown_is_404(client, tournament):
@@ -70,13 +71,41 @@ def test_board_polls_with_a_version(client, tournament):
         as_text=True)
 
 
-def test_board_changes_when_scores_change(client, tournament):
+def test_board_changes_when_a_sheet_is_submitted_not_on_every_game(client, tournament):
     started(tournament, 1, minutes_ago=5)
     html = client.get(f"/display/{tournament.code}/board", headers=HX).get_data(as_text=True)
     version = re.search(r"board\?v=([0-9a-f]+)", html).group(1)
-    games_on(tournament, 1, 1, 1)
     url = f"/display/{tournament.code}/board?v={version}"
+    sheet = games_on(tournament, 1, 1, 1)                  # a game on an open sheet
+    assert client.get(url, headers=HX).status_code == 204    # the leaders cannot change
+    sheet.games.append(GameEntry(number=2, record={"outcome": "wall"}))
+    sheet.version += 1
+    db.session.commit()
+    assert client.get(url, headers=HX).status_code == 204
+    sheet.state = "submitted"                                # now they can
+    sheet.version += 1
+    db.session.commit()
     assert client.get(url, headers=HX).status_code == 200
+
+
+def test_board_changes_when_a_submitted_sheet_is_amended_or_a_tie_is_drawn(client,
+                                                                          tournament):
+    started(tournament, 1, minutes_ago=5)
+    sheet = games_on(tournament, 1, 1, 2, state="submitted")
+
+    def version():
+        html = client.get(f"/display/{tournament.code}/board", headers=HX)
+        return re.search(r"board\?v=([0-9a-f]+)", html.get_data(as_text=True)).group(1)
+
+    first = version()
+    sheet.version += 1                                       # a director's amendment
+    db.session.commit()
+    second = version()
+    assert second != first
+    db.session.add(Tiebreak(tournament_id=tournament.id, competition_key="main",
+                            player_ids=[1, 2], note="bag"))
+    db.session.commit()
+    assert version() != second
 
 
 def test_cleared_announcements_are_not_shown(client, tournament):
