@@ -1,8 +1,10 @@
-"""A player watches the public standings on a phone; a table submits its sheet and the
-standings update by themselves (htmx polling). The director's results page passes axe.
+"""A player watches the public standings on a phone; East at a table enters a game and
+submits the sheet on another phone, through the table's own pages, and the standings
+update by themselves (htmx polling). The director's results page passes axe.
 
-Sheets are seeded straight into the server's database (tests/results/conftest.add_sheet):
-this test is about the standings, not the table team's score entry."""
+The other tables' sheets are seeded straight into the server's database
+(tests/results/conftest.add_sheet); the table driven through the UI reuses the steps of
+e2e/test_table_round.py."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import re
 from playwright.sync_api import expect
 
 from e2e.conftest import assert_accessible, screenshot, sign_in
+from e2e.test_table_round import save, tap
 
 
 def seed_tournament(live_server, director_email, code):
@@ -42,29 +45,68 @@ def win(seat, value=25):
     return {"outcome": "mahjong", "winner": seat, "value": value, "self_picked": True}
 
 
-def test_public_standings_update_after_a_table_submits(live_server, page, director_account):
+def table_token(live_server, code, number):
+    from models import Table, Tournament, db
+
+    with live_server.app_context():
+        return db.session.query(Table.token).join(Tournament).filter(
+            Tournament.code == code, Table.number == number).scalar()
+
+
+def east_submits_a_self_picked_50_for_south(phone, table_url):
+    """Table 1, round 1, through its pages: South (player 2) self-picks a 50, the other
+    games are recorded as time called, every player initials, East submits."""
+    phone.goto(table_url)
+    phone.get_by_role("link", name="Enter game 1").click()
+    tap(phone, "outcome", "mahjong")
+    tap(phone, "winner", "S")
+    tap(phone, "value", "50")
+    tap(phone, "win_by", "self")
+    save(phone, "PT", "Player 2 (South) initials this game", 1)
+    return phone
+
+
+def initial_and_submit(phone):
+    phone.get_by_role("link", name=re.compile("Review the round")).click()
+    phone.get_by_role("button", name=re.compile("as time called")).click()
+    expect(phone.get_by_role("heading", level=1)).to_contain_text("review")
+    for seat in ("E", "S", "W", "N"):
+        phone.locator(f"#initials-{seat}").fill("PP")
+        phone.locator(f"#initials-{seat}").locator("xpath=..").get_by_role(
+            "button", name="Initial").click()
+    expect(phone.locator(".signed-line", has_text="Initialled PP")).to_have_count(4)
+    phone.get_by_role("button", name="Submit round 1").click()
+    expect(phone.get_by_text(re.compile(r"Submitted \d\d:\d\d, changes only by the director"))
+           ).to_be_visible()
+
+
+def test_public_standings_update_after_a_table_submits(live_server, page, new_phone,
+                                                       director_account):
     seed_tournament(live_server, director_account[0], "RES001")
-    submit(live_server, "RES001", 1, 1, [win("E")])
+    submit(live_server, "RES001", 1, 2, [win("E")])          # table 2: East (#5) wins 25
     page.goto(live_server.url + "/results/RES001")
     table = page.get_by_role("table", name=re.compile("Overall"))
     first = table.locator("tbody tr").first
-    expect(first).to_contain_text("Player 1")
+    expect(first).to_contain_text("Player 5")
     expect(first).to_contain_text("35")
     screenshot(page, "results-public")
     assert_accessible(page)
 
-    # Table 2 enters a bigger win but has not submitted: official standings do not move.
-    submit(live_server, "RES001", 1, 2, [win("S", 50)], state="open")
+    # East at table 1 enters a bigger win on their own phone but has not submitted yet:
+    # the official standings do not move, the provisional notice appears.
+    token = table_token(live_server, "RES001", 1)
+    east = east_submits_a_self_picked_50_for_south(
+        new_phone(), f"{live_server.url}/t/RES001/1?k={token}")
     expect(page.get_by_text(re.compile("1 game entered at tables"))).to_be_visible(
         timeout=8_000)
-    expect(first).to_contain_text("Player 1")
+    expect(first).to_contain_text("Player 5")
 
-    # Round 2, table 1 submits (North is player 8 now): within a poll or two the player
-    # sees the new leader, 2 x (50 + 10 self-picked).
-    submit(live_server, "RES001", 2, 1, [win("N", 50), win("N", 50)])
+    # East submits: within a poll or two the player sees the new leader, 50 + 10
+    # self-picked (time called scores X under TNT).
+    initial_and_submit(east)
     leader = page.locator("#standings tbody tr").first
-    expect(leader).to_contain_text("Player 8", timeout=10_000)
-    expect(leader).to_contain_text("120")
+    expect(leader).to_contain_text("Player 2", timeout=10_000)
+    expect(leader).to_contain_text("60")
     screenshot(page, "results-public-updated")
 
     page.get_by_role("link", name=re.compile("Provisional")).click()
