@@ -11,6 +11,7 @@ import re
 import secrets
 import string
 import unicodedata
+from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import delete, func, select
@@ -169,19 +170,30 @@ def ensure_round(tournament: Tournament, number: int) -> Round:
     if not initial:
         raise ValueError("Seat round 1 first.")
     tables = {t.number: t for t in tournament.tables}
-    subs = substitutions(tournament)
     rnd = Round(tournament=tournament, number=number,
                 duration_seconds=tournament.round_minutes * 60)
     db.session.add(rnd)
+    plan = planned_seating(initial, number, substitutions(tournament))
+    for table_number, seats in plan.items():
+        for seat, player_id in seats.items():
+            rnd.seats.append(Seating(table=tables[table_number], seat=seat,
+                                     player_id=player_id))
+    db.session.flush()
+    return rnd
+
+
+def planned_seating(initial: dict[int, dict[str, int]], number: int,
+                    subs: dict[int, tuple[int, int]]) -> dict[int, dict[str, int]]:
+    """Round `number` as {table number: {seat: player id}}, computed (nothing stored):
+    tournament.movement from round 1, substitutes in the seats of players who left."""
+    plan: dict[int, dict[str, int]] = {}
     for table_number, seats in movement_seating(initial, number, len(initial)).items():
         for seat, player_id in seats.items():
             sub = subs.get(player_id)
             if sub is not None and number >= sub[1]:
                 player_id = sub[0]
-            rnd.seats.append(Seating(table=tables[table_number], seat=seat,
-                                     player_id=player_id))
-    db.session.flush()
-    return rnd
+            plan.setdefault(table_number, {})[seat] = player_id
+    return plan
 
 
 def player_count(tournament: Tournament) -> int:
@@ -853,32 +865,47 @@ def swap_players(tournament: Tournament, user: User, first_number: int,
            after={first_number: before[second_number], second_number: before[first_number]})
 
 
-def schedule(tournament: Tournament) -> list[tuple[Round, list[tuple[Table, dict[str, Player]]]]]:
-    """Every round (made now if missing) with its tables' seats: [(round, [(table, {seat:
-    player})])]. Empty before round 1 is seated."""
-    if not seated(tournament):
+@dataclass(frozen=True)
+class PlannedRound:
+    """One round of the printed schedule: its number, and its row when it has been made
+    (None for a later round not seated yet: its seats are computed, not stored)."""
+
+    number: int
+    row: Round | None = None
+
+
+def schedule(
+    tournament: Tournament,
+) -> list[tuple[PlannedRound, list[tuple[Table, dict[str, Player]]]]]:
+    """Every round 1..rounds with its tables' seats: [(round, [(table, {seat: player})])].
+    Rounds already made are read as stored; later ones are computed in memory from round 1
+    (tournament.movement plus substitutions), so looking at the schedule writes nothing.
+    Empty before round 1 is seated."""
+    initial = initial_seating(tournament)
+    if not initial:
         return []
-    for number in range(1, tournament.rounds + 1):
-        ensure_round(tournament, number)
-    db.session.flush()
-    rounds = list(db.session.scalars(
+    rows = {r.number: r for r in db.session.scalars(
         select(Round).where(Round.tournament_id == tournament.id,
-                            Round.number <= tournament.rounds).order_by(Round.number)))
+                            Round.number <= tournament.rounds))}
     players = {p.id: p for p in tournament.players}
-    tables = {t.id: t for t in tournament.tables}
-    seats_by_round: dict[int, dict[int, dict[str, Player]]] = {}
-    for round_id, table_id, seat_letter, player_id in db.session.execute(
-            select(Seating.round_id, Seating.table_id, Seating.seat, Seating.player_id)
+    tables_by_id = {t.id: t for t in tournament.tables}
+    tables_by_number = {t.number: t for t in tournament.tables}
+    stored: dict[int, dict[int, dict[str, int]]] = {}
+    for number, table_id, seat_letter, player_id in db.session.execute(
+            select(Round.number, Seating.table_id, Seating.seat, Seating.player_id)
             .join(Round, Round.id == Seating.round_id)
             .where(Round.tournament_id == tournament.id)):
-        seats_by_round.setdefault(round_id, {}).setdefault(table_id, {})[seat_letter] = \
-            players[player_id]
+        table_number = tables_by_id[table_id].number
+        stored.setdefault(number, {}).setdefault(table_number, {})[seat_letter] = player_id
+    subs = substitutions(tournament)
     out = []
-    for rnd in rounds:
-        by_table = seats_by_round.get(rnd.id, {})
-        out.append((rnd, [(tables[tid], {s: seats[s] for s in "ESWN" if s in seats})
-                          for tid, seats in sorted(by_table.items(),
-                                                   key=lambda kv: tables[kv[0]].number)]))
+    for number in range(1, tournament.rounds + 1):
+        by_table = (stored.get(number, {}) if number in rows
+                    else planned_seating(initial, number, subs))
+        out.append((PlannedRound(number, rows.get(number)), [
+            (tables_by_number[table_number],
+             {s: players[seats[s]] for s in "ESWN" if s in seats})
+            for table_number, seats in sorted(by_table.items())]))
     return out
 
 

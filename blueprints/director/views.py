@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
-from sqlalchemy.exc import IntegrityError
-from werkzeug.routing import BuildError
 
 from blueprints.auth import service as auth_service
 from blueprints.auth.service import ANY_STAFF, MANAGE
@@ -46,11 +44,8 @@ def _fail(form, error: SetupError):
 
 
 def lookup_url(tournament) -> str:
-    """The players' seat lookup (table team's player.lookup), else the public page."""
-    try:
-        return external_url("player.lookup", code=tournament.code)
-    except BuildError:
-        return external_url("player.tournament", code=tournament.code)
+    """The players' seat lookup (player.lookup)."""
+    return external_url("player.lookup", code=tournament.code)
 
 
 def table_url(tournament, table) -> str:
@@ -423,26 +418,13 @@ def _need_seating(tournament):
     return None
 
 
-def _with_rounds_made(tournament, build):
-    """Run `build` (which may create later rounds) and commit; if another worker made the
-    same round at the same moment, start again from what it stored."""
-    try:
-        result = build(tournament)
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        result = build(tournament)
-        db.session.commit()
-    return result
-
-
 @bp.get("/t/<int:tournament_id>/schedule")
 def schedule(tournament_id):
     """The full seating schedule: round by table by seat, one round per printed page."""
     tournament = _manage(tournament_id)
     if (early := _need_seating(tournament)) is not None:
         return early
-    plan = _with_rounds_made(tournament, service.schedule)
+    plan = service.schedule(tournament)
     return render_template("director/schedule.html", tournament=tournament, plan=plan)
 
 
@@ -452,7 +434,7 @@ def itineraries(tournament_id):
     tournament = _manage(tournament_id)
     if (early := _need_seating(tournament)) is not None:
         return early
-    plan = _with_rounds_made(tournament, service.itineraries)
+    plan = service.itineraries(tournament)
     return render_template("director/itineraries.html", tournament=tournament, plan=plan)
 
 

@@ -242,7 +242,8 @@ def test_competition_removed_when_sessions_cleared(client, tournament):
 def test_fewer_rounds_drop_unstarted_rounds_and_minutes_follow(client, tournament):
     from blueprints.director import service
 
-    service.schedule(tournament)
+    for number in (2, 3):
+        service.ensure_round(tournament, number)
     service.round_row(tournament, 1).started_at = __import__("models").utcnow()
     db.session.commit()
     response = client.post(f"/director/t/{tournament.id}/edit", data={
