@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, exists, func, or_, select
 
 from models import (
     Competition,
@@ -85,6 +85,44 @@ def round_row(tournament: Tournament, number: int) -> Round | None:
     )
 
 
+# A round is played once its clock has started OR any of its sheets holds a game: tables
+# may enter scores before the director starts the clock. A played round is never deleted
+# or re-seated (its sheets hang off the round and would go with it, or their points would
+# move to other players).
+_HAS_GAMES = exists(
+    select(GameEntry.id).join(Scoresheet, Scoresheet.id == GameEntry.sheet_id)
+    .where(Scoresheet.round_id == Round.id)
+)
+PLAYED = or_(Round.started_at.is_not(None), _HAS_GAMES)
+
+
+def round_played(rnd: Round | None) -> bool:
+    """True when the round's clock has started or a game of it has been entered."""
+    if rnd is None:
+        return False
+    if rnd.started_at is not None:
+        return True
+    return db.session.scalar(select(Round.id).where(Round.id == rnd.id, PLAYED)) is not None
+
+
+def played_rounds(tournament: Tournament) -> dict[int, str]:
+    """{round number: why it is played} for every played round (round_played's test, in
+    one query): "has started" or "has scores entered"."""
+    return {number: "has started" if started is not None else "has scores entered"
+            for number, started in db.session.execute(
+                select(Round.number, Round.started_at)
+                .where(Round.tournament_id == tournament.id, PLAYED).order_by(Round.number))}
+
+
+def played_refusal(tournament: Tournament, action: str, field: str) -> None:
+    """SetupError naming the first played round when any round is played (a redraw or a
+    swap changes round 1 and so every later round)."""
+    played = played_rounds(tournament)
+    if played:
+        number = min(played)
+        raise SetupError(f"Round {number} {played[number]}, so {action}.", field)
+
+
 def seat_round_one(
     tournament: Tournament, method: str = "draw", seed: int | None = None,
     user: User | None = None,
@@ -97,9 +135,8 @@ def seat_round_one(
             f"Seating needs a multiple of four players; there are {len(players)}. "
             f"Add {(-len(players)) % 4 or 4} substitute(s) first."
         )
-    existing = round_row(tournament, 1)
-    if existing is not None and existing.started_at is not None:
-        raise ValueError("Round 1 has started; its seating can no longer be redrawn.")
+    # Every later round follows from round 1: once any round is played, no redraw.
+    played_refusal(tournament, "the seating can no longer be redrawn", "method")
     players.sort(key=lambda p: p.number)
     if method == "draw":
         seed = seed if seed is not None else secrets.randbelow(1_000_000)
@@ -110,10 +147,10 @@ def seat_round_one(
         seed = None
     table_count = len(players) // 4
     ensure_tables(tournament, table_count)
-    # Later rounds derive from round 1: drop them all and rebuild.
-    db.session.execute(delete(Round).where(Round.tournament_id == tournament.id,
-                                           Round.started_at.is_(None)))
+    # Later rounds derive from round 1: drop them all (none is played) and rebuild.
+    db.session.execute(delete(Round).where(Round.tournament_id == tournament.id, ~PLAYED))
     db.session.flush()
+    db.session.expire(tournament, ["round_list"])
     tournament.seating_method, tournament.seating_seed = method, seed
     tables = {t.number: t for t in tournament.tables}
     rnd = Round(tournament=tournament, number=1, duration_seconds=tournament.round_minutes * 60)
@@ -249,13 +286,6 @@ def rules_of(tournament: Tournament) -> RuleSet:
     return RuleSet.from_dict(tournament.rules)
 
 
-def started_rounds(tournament: Tournament) -> list[int]:
-    return list(db.session.scalars(
-        select(Round.number).where(Round.tournament_id == tournament.id,
-                                   Round.started_at.is_not(None)).order_by(Round.number)
-    ))
-
-
 def parse_sessions(text: str, rounds: int) -> list[tuple[int, int]]:
     """"1-4, 5-8" -> [(1, 4), (5, 8)]; SetupError(field="sessions") in plain words."""
     ranges: list[tuple[int, int]] = []
@@ -387,13 +417,14 @@ def update_tournament(
     prize_places: int, sessions: str, mini: tuple[int, int] | None,
 ) -> None:
     """Change the tournament's details. Games per round is a rule: fixed once a score is in.
-    Rounds cannot drop below a round that has started; unstarted rounds beyond are removed."""
+    Rounds cannot drop below a played round (round_played); unplayed rounds beyond go."""
     if starts_on and ends_on and ends_on < starts_on:
         raise SetupError("The last day cannot be before the first day.", "ends_on")
-    started = started_rounds(tournament)
-    if started and rounds < started[-1]:
-        raise SetupError(f"Round {started[-1]} has already started, so the tournament needs "
-                         f"at least {started[-1]} rounds.", "rounds")
+    played = played_rounds(tournament)
+    last_played = max(played, default=0)
+    if rounds < last_played:
+        raise SetupError(f"Round {last_played} {played[last_played]}, so the tournament "
+                         f"needs at least {last_played} rounds.", "rounds")
     locked = scores_entered(tournament)
     if locked and games_per_round != tournament.games_per_round:
         raise SetupError("Scores have been entered, so the number of games per round can no "
@@ -579,8 +610,9 @@ def withdraw_player(tournament: Tournament, user: User, player: Player, *,
                     from_round: int, substitute: Player | None = None,
                     new_substitute_name: str = "") -> Substitution | None:
     """A player leaves from `from_round` on. Before round 1 is seated they simply leave
-    the field. Once seated, a substitute takes their seat in every round from `from_round`:
-    rounds already made but not started are updated, later rounds follow via ensure_round.
+    the field. Once seated, a substitute takes their seat in every round from `from_round`,
+    which must come after every played round (round_played): rounds already made are
+    updated, later rounds follow via ensure_round.
     The player keeps the games they played; their later games score for the substitute."""
     if player.withdrawn_from_round is not None:
         raise SetupError(f"{player.name} has already left (from round "
@@ -593,10 +625,16 @@ def withdraw_player(tournament: Tournament, user: User, player: Player, *,
         return None
     if not 1 <= from_round <= tournament.rounds:
         raise SetupError(f"Choose a round from 1 to {tournament.rounds}.", "from_round")
-    started = set(started_rounds(tournament))
-    if from_round in started:
-        raise SetupError(f"Round {from_round} has already started; the substitute can take "
-                         "over from the next round.", "from_round")
+    played = played_rounds(tournament)
+    late = [number for number in played if number >= from_round]
+    if late:
+        # The leaver keeps every played round (and its points): the substitute can only
+        # take over after the last of them.
+        number = max(late)
+        after = (f"the substitute can take over from round {number + 1}"
+                 if number < tournament.rounds else "there is no later round to take over")
+        raise SetupError(f"Round {number} {played[number]}, so it keeps its players; "
+                         f"{after}.", "from_round")
     if substitute is None:
         name = plain_text(new_substitute_name, "new_substitute", "The name")
         if not name:
@@ -620,8 +658,9 @@ def withdraw_player(tournament: Tournament, user: User, player: Player, *,
     db.session.flush()
     changed = []
     for rnd in tournament.round_list:
-        if rnd.number < from_round or rnd.started_at is not None:
+        if rnd.number < from_round:
             continue
+        # None of these is played (checked above).
         for seat in rnd.seats:
             if seat.player_id == player.id:
                 seat.player_id = substitute.id
@@ -812,11 +851,6 @@ def import_players(tournament: Tournament, user: User, text: str) -> ImportPrevi
 
 # --- seating ---------------------------------------------------------------------------
 
-def round_one_started(tournament: Tournament) -> bool:
-    rnd = round_row(tournament, 1)
-    return rnd is not None and rnd.started_at is not None
-
-
 def seat(tournament: Tournament, user: User, method: str, seed: int | None = None) -> Round:
     """Seat round 1 (draw or by number) with the reason in plain words on failure."""
     later = db.session.scalar(select(func.min(Substitution.from_round)).where(
@@ -833,12 +867,13 @@ def seat(tournament: Tournament, user: User, method: str, seed: int | None = Non
 
 def swap_players(tournament: Tournament, user: User, first_number: int,
                  second_number: int) -> None:
-    """Swap two players' round-1 seats before round 1 starts; later rounds are rebuilt."""
+    """Swap two players' round-1 seats while no round is played; later rounds made so far
+    are dropped (ensure_round makes them again from the new round 1)."""
     rnd = round_row(tournament, 1)
     if rnd is None:
         raise SetupError("Seat round 1 first.", "first")
-    if rnd.started_at is not None:
-        raise SetupError("Round 1 has started; seats can no longer be swapped.", "first")
+    # Round 1's seats decide every later round: once any round is played, no swap.
+    played_refusal(tournament, "seats can no longer be swapped", "first")
     if first_number == second_number:
         raise SetupError("Choose two different players.", "second")
     by_number = {s.player.number: s for s in rnd.seats}
@@ -857,7 +892,7 @@ def swap_players(tournament: Tournament, user: User, first_number: int,
     rnd.seats.append(Seating(table_id=b_table, seat=b_seat, player_id=a_player))
     db.session.flush()
     db.session.execute(delete(Round).where(Round.tournament_id == tournament.id,
-                                           Round.number > 1, Round.started_at.is_(None)))
+                                           Round.number > 1, ~PLAYED))
     db.session.flush()
     db.session.expire(tournament, ["round_list"])
     db.session.expire(rnd, ["seats"])

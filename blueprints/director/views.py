@@ -311,8 +311,9 @@ def withdraw_player(tournament_id, player_id):
 
 
 def _next_unstarted_round(tournament) -> int:
-    started = service.started_rounds(tournament)
-    return min((started[-1] + 1) if started else 1, tournament.rounds)
+    """The first round after every played one (service.round_played)."""
+    last = max(service.played_rounds(tournament), default=0)
+    return min(last + 1, tournament.rounds)
 
 
 @bp.route("/t/<int:tournament_id>/players/import", methods=["GET", "POST"])
@@ -367,7 +368,7 @@ def _seating_page(tournament, form=None, swap_form=None, status=200):
         swap_form=swap_form or forms.SwapForm(), count=service.player_count(tournament),
         needed=service.substitutes_needed(tournament),
         unseated=service.unseated_players(tournament),
-        started=service.round_one_started(tournament)), status
+        played=service.played_rounds(tournament)), status
 
 
 @bp.get("/t/<int:tournament_id>/seating")

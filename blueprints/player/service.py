@@ -7,9 +7,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from sqlalchemy import or_, select
+from sqlalchemy import and_, func, or_, select
 
-from models import Player, Round, Scoresheet, Seating, Table, Tournament, db
+from blueprints.clock.service import clock_view
+from blueprints.common import SEAT_NAMES
+from models import (
+    GameEntry,
+    Player,
+    Round,
+    RoundSignoff,
+    Scoresheet,
+    Seating,
+    Table,
+    Tournament,
+    db,
+)
+from tournament.clock import ENDED, NOT_STARTED
+from tournament.movement import table_for
 
 
 def tournaments_in_progress(today: date | None = None) -> list[Tournament]:
@@ -32,9 +46,6 @@ def tournament_by_code(code: str) -> Tournament | None:
 
 # ---- a player's seat, itinerary and own scores (table issue) ----------------------------
 
-SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
-
-
 def player_by_number(tournament: Tournament, number: int) -> Player | None:
     return db.session.scalar(
         select(Player).where(Player.tournament_id == tournament.id, Player.number == number)
@@ -42,18 +53,20 @@ def player_by_number(tournament: Tournament, number: int) -> Player | None:
 
 
 def round_in_play(tournament: Tournament) -> tuple[int | None, str]:
-    """(round number, "now" | "next") for the whole room: the latest round whose clock is
-    running; else, after a round has ended, the one after it ("next"); else round 1."""
-    rounds = list(db.session.scalars(
-        select(Round).where(Round.tournament_id == tournament.id).order_by(Round.number)))
-    running = [r for r in rounds if r.started_at is not None and r.ended_at is None]
-    if running:
-        return running[-1].number, "now"
-    ended = [r for r in rounds if r.ended_at is not None]
-    if ended:
-        last = ended[-1].number
-        return (last + 1, "next") if last < tournament.rounds else (last, "now")
-    return (1, "now") if rounds else (None, "now")
+    """(round number, "now" | "next") for the whole room, read from the tournament's
+    current round clock (blueprints.clock.service.clock_view: the round in play, else the
+    next to start, else the last ended; the same round every clock and display shows):
+    a round in play, or round 1 before any has started, is "now"; a later round not
+    started yet, or the one after the last ended round, is "next"; after the last round,
+    that round "now". (None, "now") before any round exists."""
+    clock = clock_view(tournament)
+    if clock is None:
+        return None, "now"
+    if clock.state == NOT_STARTED:
+        return clock.round_no, "now" if clock.round_no == 1 else "next"
+    if clock.state == ENDED and clock.round_no < tournament.rounds:
+        return clock.round_no + 1, "next"
+    return clock.round_no, "now"
 
 
 @dataclass
@@ -90,34 +103,46 @@ def _mine(record: dict, seat: str) -> str:
 
 
 def itinerary(tournament: Tournament, player: Player) -> list[Stop]:
-    """Every round's table and seat for this player, with the scores entered so far."""
-    from tournament.movement import table_for
+    """Every round's table and seat for this player, with the scores entered so far.
 
+    One query whatever the number of rounds: the player's seatings joined to their
+    round, table, sheet, the sheet's games and the player's own initials (one row per
+    game; a round with no game yet is one row); plus one count of tables."""
     rows = db.session.execute(
-        select(Round, Seating, Table.number)
-        .join(Seating, Seating.round_id == Round.id).join(Table, Table.id == Seating.table_id)
+        select(Round.number, Seating.seat, Table.number, Scoresheet.state,
+               GameEntry.number, GameEntry.record, GameEntry.points_e, GameEntry.points_s,
+               GameEntry.points_w, GameEntry.points_n, RoundSignoff.initials)
+        .select_from(Seating)
+        .join(Round, Round.id == Seating.round_id)
+        .join(Table, Table.id == Seating.table_id)
+        .outerjoin(Scoresheet, and_(Scoresheet.round_id == Seating.round_id,
+                                    Scoresheet.table_id == Seating.table_id))
+        .outerjoin(GameEntry, GameEntry.sheet_id == Scoresheet.id)
+        .outerjoin(RoundSignoff, and_(RoundSignoff.sheet_id == Scoresheet.id,
+                                      RoundSignoff.seat == Seating.seat))
         .where(Round.tournament_id == tournament.id, Seating.player_id == player.id)
-        .order_by(Round.number)
+        .order_by(Round.number, GameEntry.number)
     ).all()
+    known: dict[int, Stop] = {}
+    for (round_no, seat, table_no, state, game_no, record, points_e, points_s, points_w,
+         points_n, initials) in rows:
+        stop = known.get(round_no)
+        if stop is None:
+            stop = known[round_no] = Stop(round_no, table_no, seat, planned=False,
+                                          state=state or "", initials=initials or "")
+        if game_no is not None:
+            points = {"E": points_e, "S": points_s, "W": points_w, "N": points_n}[seat]
+            stop.games.append((game_no, _mine(record, seat), points))
+    for stop in known.values():
+        stop.total = sum(points for _, _, points in stop.games) if stop.games else None
+    tables = db.session.scalar(
+        select(func.count(Table.id)).where(Table.tournament_id == tournament.id)) or 0
     stops: list[Stop] = []
-    known: dict[int, tuple[Round, Seating, int]] = {rnd.number: (rnd, s, t) for rnd, s, t in rows}
-    tables = len(tournament.tables)
     last: tuple[int, int, str] | None = None  # (round, table, seat)
     for number in range(1, tournament.rounds + 1):
         if number in known:
-            rnd, seating, table_no = known[number]
-            stop = Stop(number, table_no, seating.seat, planned=False)
-            sheet = db.session.scalar(select(Scoresheet).where(
-                Scoresheet.round_id == rnd.id, Scoresheet.table_id == seating.table_id))
-            if sheet is not None:
-                stop.state = sheet.state
-                attr = f"points_{seating.seat.lower()}"
-                stop.games = [(g.number, _mine(g.record, seating.seat), getattr(g, attr))
-                              for g in sheet.games]
-                stop.total = sum(points for _, _, points in stop.games) if stop.games else None
-                stop.initials = next((s.initials for s in sheet.signoffs
-                                      if s.seat == seating.seat), "")
-            last = (number, table_no, seating.seat)
+            stop = known[number]
+            last = (number, stop.table_no, stop.seat)
             stops.append(stop)
         elif last is not None and tables and not (
                 player.withdrawn_from_round and number >= player.withdrawn_from_round):

@@ -3,6 +3,9 @@ put a game on a sheet (which fixes the rules)."""
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 
 from models import GameEntry, Scoresheet, TournamentStaff, db
@@ -29,14 +32,21 @@ def guide(app, tournament):
     return user
 
 
-def enter_a_game(tournament):
-    """Put one entered game on round 1, table 1 (as the table team would)."""
-    from blueprints.director.service import round_row
+def enter_a_game(tournament, round_no=1):
+    """Put one entered game on table 1 of round `round_no` (as the table team would; the
+    round's clock need not have started)."""
+    from blueprints.director.service import ensure_round
 
-    rnd = round_row(tournament, 1)
+    rnd = ensure_round(tournament, round_no)
     sheet = Scoresheet(round_id=rnd.id, table_id=tournament.tables[0].id)
     sheet.games.append(GameEntry(number=1, record={"outcome": "wall"},
                                  points_e=10, points_s=10, points_w=10, points_n=10))
     db.session.add(sheet)
     db.session.commit()
     return sheet
+
+
+def error_at(body: str, field: str) -> str:
+    """The message shown at a form field (the field() macro's <p id="<field>-error">)."""
+    match = re.search(rf'<p class="error" id="{re.escape(field)}-error">(.*?)</p>', body, re.S)
+    return html.unescape(match.group(1)) if match else ""

@@ -190,7 +190,8 @@ def test_substitution_cannot_change_a_started_round(client, tournament):
     response = client.post(f"/director/t/{tournament.id}/players/{leaver.id}/withdraw",
                            data={"from_round": "1", "new_substitute": "Late Sub"})
     assert response.status_code == 422
-    assert "Round 1 has already started" in response.get_data(as_text=True)
+    assert "Round 1 has started, so it keeps its players; the substitute can take over " \
+        "from round 2" in response.get_data(as_text=True)
     db.session.expire_all()
     assert leaver.withdrawn_from_round is None
     assert db.session.scalar(select(Player).where(Player.name == "Late Sub")) is None

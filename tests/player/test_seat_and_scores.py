@@ -76,3 +76,72 @@ def test_the_personal_scoresheet_shows_points_totals_and_state(client, tournamen
 def test_tournament_page_links_the_lookup(client, tournament):
     text = client.get(f"/p/{tournament.code}").get_data(as_text=True)
     assert f"/p/{tournament.code}/seat" in text
+
+
+def _play_rounds(tournament, last_round):
+    """Seat rounds 2..last_round; every table's sheet of each round gets four wall games
+    and every player's initials, and the rounds before the last have ended."""
+    from models import GameEntry, Round, RoundSignoff, Scoresheet
+
+    for number in range(2, last_round + 1):
+        ensure_round(tournament, number)
+    db.session.flush()
+    for rnd in db.session.scalars(db.select(Round).where(
+            Round.tournament_id == tournament.id, Round.number <= last_round)):
+        rnd.started_at = utcnow()
+        rnd.ended_at = utcnow() if rnd.number < last_round else None
+        for table in tournament.tables:
+            sheet = Scoresheet(round_id=rnd.id, table_id=table.id, version=9,
+                               state="submitted", pending_adjustments=[])
+            sheet.games = [GameEntry(number=n, record={"outcome": "wall"}, signer="W",
+                                     initials="W", points_e=10, points_s=10, points_w=10,
+                                     points_n=10) for n in range(1, 5)]
+            sheet.signoffs = [RoundSignoff(seat=seat, initials=seat) for seat in "ESWN"]
+            db.session.add(sheet)
+    db.session.commit()
+
+
+def test_seat_lookup_and_scores_cost_the_same_queries_at_any_round(client, director):
+    """One joined query reads the player's seatings, sheets, games and initials: the
+    pages cost the same at round 1 as after five rounds."""
+    from tests.conftest import make_tournament
+    from tests.table.conftest import count_queries
+
+    tournament = make_tournament(director, players=16, rounds=8)
+    urls = [f"/p/{tournament.code}/seat?number=7", f"/p/{tournament.code}/player/7"]
+
+    def cost():
+        counts = []
+        for url in urls:
+            client.get(url)  # warm: what a first request of a process loads once
+            with count_queries() as queries:
+                response = client.get(url)
+            assert response.status_code == 200
+            counts.append(len(queries))
+        return counts
+
+    before = cost()
+    _play_rounds(tournament, 5)
+    after = cost()
+    assert after == before, (before, after)
+    text = client.get(urls[1]).get_data(as_text=True)
+    assert "Round 5: table" in text and "Total so far: <strong>200</strong>" in text
+    assert "Initialled by you" in text
+
+
+def test_the_round_in_play_is_the_clocks_current_round(client, tournament):
+    """A paused round is still the round in play; a seated round not started after the
+    last one ended is "next"."""
+    from blueprints.player.service import round_in_play
+
+    assert round_in_play(tournament) == (1, "now")
+    rnd1 = tournament.round_list[0]
+    rnd1.started_at = rnd1.paused_at = utcnow()
+    db.session.commit()
+    assert round_in_play(tournament) == (1, "now")
+    rnd1.paused_at, rnd1.ended_at = None, utcnow()
+    db.session.commit()
+    assert round_in_play(tournament) == (2, "next")
+    ensure_round(tournament, 2)
+    db.session.commit()
+    assert round_in_play(tournament) == (2, "next")
