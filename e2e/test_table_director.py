@@ -12,20 +12,26 @@ from e2e.test_table_round import seed
 
 
 def submit_four_wall_games(live_server, code):
+    from blueprints.director.service import round_row
     from blueprints.table import service
     from models import Tournament, db
 
     with live_server.app_context():
         tournament = db.session.scalar(db.select(Tournament).where(Tournament.code == code))
         table = tournament.tables[0]
-        rnd = service.round_by_number(tournament, 1)
+        rnd = round_row(tournament, 1)
+
+        def version():
+            sheet = service.sheet_for(rnd, table)
+            return sheet.version if sheet else 1
+
         for number in range(1, 5):
             service.save_game(table, rnd, number, {"outcome": "wall"}, initials="CC",
-                              version=None, key=secrets.token_hex(8))
+                              version=version(), key=secrets.token_hex(8))
         for seat in "ESWN":
-            service.sign_round(table, rnd, seat, seat * 2, version=None,
+            service.sign_round(table, rnd, seat, seat * 2, version=version(),
                                key=secrets.token_hex(8))
-        service.submit_sheet(table, rnd, version=None, key=secrets.token_hex(8))
+        service.submit_sheet(table, rnd, version=version(), key=secrets.token_hex(8))
 
 
 def test_director_amends_with_a_reason_and_verifies(live_server, page):

@@ -26,6 +26,8 @@ from tournament.rules import RuleSet
 from tournament.scoring import InvalidGame
 
 SEATS = ("E", "S", "W", "N")
+MAX_ROW_NUMBER = 2**31 - 1  # the largest INTEGER column value (PostgreSQL)
+MAX_TYPED = 9999  # card values, exposures: four digits at most
 COMMON_VALUES = (25, 30, 35, 40, 50)
 VALUE_CHOICES = [(str(v), str(v)) for v in COMMON_VALUES]
 EXPOSURE_CHOICES = [(str(n), str(n)) for n in range(5)]
@@ -39,6 +41,29 @@ FIELD_STEP = {
     "dead": "extras", "in_error": "extras", "penalties": "extras", "adjustments": "outcome",
     "initials": "sign", "reason": "reason", "sheet": "sheet", "game": "sheet",
 }
+
+
+def small_int(text: Any, largest: int = MAX_TYPED) -> int | None:
+    """`text` as a whole number from 0 to `largest`, or None. Only ASCII digits: "²" and
+    "٣" pass str.isdigit(), and int() refuses the first and reads the second; a number
+    bigger than a database column (or than a card value) is no number here either."""
+    text = str(text if text is not None else "").strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(largest)):
+        return None
+    number = int(text)
+    return number if number <= largest else None
+
+
+class RowNumberField(IntegerField):
+    """A hidden whole number (version, round, game): anything that is not plain digits
+    within an SQL INTEGER reads as missing (the write then refuses it: stale or 422),
+    never an error deeper down."""
+
+    widget = HiddenInput()
+
+    def process_formdata(self, valuelist):
+        if valuelist:
+            self.data = small_int(valuelist[0], MAX_ROW_NUMBER)
 
 
 def _seat_field(label: str) -> StringField:
@@ -55,13 +80,13 @@ class VersionedForm(FlaskForm):
     """Every write carries the sheet version it was made against, its idempotency key and
     the round it is for (so a clock starting the next round changes nothing)."""
 
-    version = IntegerField(validators=[Optional()], widget=HiddenInput())
+    version = RowNumberField(validators=[Optional()])
     request_key = HiddenField()
-    round_no = IntegerField(validators=[Optional()], widget=HiddenInput())
+    round_no = RowNumberField(validators=[Optional()])
 
 
 class GameForm(VersionedForm):
-    game_no = IntegerField(validators=[Optional()])
+    game_no = RowNumberField(validators=[Optional()])
     # "new" (the next game) or "correction" (of an entered game): after a conflict a new
     # game moves on to the next number instead of overwriting someone else's game
     entered_as = HiddenField(default="new")
@@ -101,12 +126,11 @@ class GameForm(VersionedForm):
     def card_value(self) -> int | None:
         typed = (self.value_other.data or "").strip()
         if typed:
-            if not typed.isdigit():
+            value = small_int(typed)
+            if value is None:
                 raise InvalidGame("value", "Type the card value as a number, like 25.")
-            return int(typed)
-        if self.value.data and str(self.value.data).isdigit():
-            return int(self.value.data)
-        return None
+            return value
+        return small_int(self.value.data)
 
     def record(self, rules: RuleSet) -> dict[str, Any]:
         """The game record for tournament.scoring (keys of steps that do not apply are
@@ -123,8 +147,7 @@ class GameForm(VersionedForm):
                 record["heavenly"] = True
             elif win_by == "thrown":
                 record["discarder"] = self.thrower.data or None
-                exposures = self.exposures.data
-                record["exposures"] = int(exposures) if str(exposures or "").isdigit() else 0
+                record["exposures"] = small_int(self.exposures.data) or 0
                 if self.misnamed_discard.data and rules.misnamed_discard_penalty is not None:
                     record["misnamed_discard"] = True
                 if self.quint.data and record["exposures"] == 2:

@@ -17,7 +17,15 @@ running (started, not ended); with no clock running, the first seated round whos
 this table is not submitted; when every seated round is submitted, the last seated round.
 Scores may be entered whenever the round is seated and its sheet is open, whether or not
 the clock has started (the director may run no clock) and also after time is up or the
-round has ended: the table still has to record the unfinished games and submit."""
+round has ended: the table still has to record the unfinished games and submit.
+
+Who initials a game: under EVERY rule set one person initials each game, the seat
+tournament.scoring.signer names (the winner; West when East wins, for a wall game or when
+nobody won). RuleSet.game_signoff is not read here: Destination's "every player signs
+each game" (game_signoff "all") is shown on the entry form as a reminder to check the
+scores together, and a rule set with no per-game initials still has the signer initial,
+as the table issue asks (one signature per game). The round total is initialled by every
+player where RuleSet.round_signoff_all says so."""
 
 from __future__ import annotations
 
@@ -26,9 +34,14 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import case, exists, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import contains_eager
 
+from blueprints.clock.service import round_clock
+from blueprints.common import SEAT_NAMES
+from blueprints.director.service import round_row
 from models import (
     AppliedRequest,
     GameEntry,
@@ -57,7 +70,7 @@ from tournament.scoring import (
 )
 
 SEATS = ("E", "S", "W", "N")
-SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+KEY_LENGTH = 64  # models.AppliedRequest.key
 OUTCOME_LABELS = {
     "mahjong": "Mah Jongg",
     "wall": "Wall game",
@@ -105,13 +118,17 @@ class Replayed(Exception):
 
 
 def rules_of(tournament: Tournament) -> RuleSet:
+    """The tournament's rule set (the one reading of Tournament.rules; other blueprints
+    import this one)."""
     return RuleSet.from_dict(tournament.rules)
 
 
 def table_from_link(code: str, number: int, token: str | None) -> Table:
-    """The table this QR link opens, or BadLink (wrong code, number or token)."""
+    """The table this QR link opens (its tournament loaded in the same query), or BadLink
+    (wrong code, number or token)."""
     table = db.session.scalar(
         select(Table).join(Tournament, Tournament.id == Table.tournament_id)
+        .options(contains_eager(Table.tournament))
         .where(Tournament.code == (code or "").strip().upper(), Table.number == number)
     )
     if table is None or not token or not secrets.compare_digest(table.token, str(token)):
@@ -134,12 +151,6 @@ def seated_rounds(tournament: Tournament) -> list[Round]:
     ))
 
 
-def round_by_number(tournament: Tournament, number: int) -> Round | None:
-    return db.session.scalar(
-        select(Round).where(Round.tournament_id == tournament.id, Round.number == number)
-    )
-
-
 def sheet_for(round_: Round, table: Table) -> Scoresheet | None:
     return db.session.scalar(
         select(Scoresheet).where(Scoresheet.round_id == round_.id,
@@ -147,17 +158,65 @@ def sheet_for(round_: Round, table: Table) -> Scoresheet | None:
     )
 
 
+def _round_and_version(table: Table, number: int | None = None) -> tuple[Round, int] | None:
+    """(round, its sheet's version at this table: 1 when no sheet yet) in ONE query.
+
+    `number` given: that round, if this table has seats in it. Else the current round:
+    the latest running one; with no clock running, the first seated round whose sheet
+    here is not submitted; when every one is submitted, the last seated round."""
+    seated = exists().where(Seating.round_id == Round.id)
+    running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
+    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == "open")
+    query = (
+        select(Round, Scoresheet.version)
+        .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
+                   & (Scoresheet.table_id == table.id))
+        .where(Round.tournament_id == table.tournament_id)
+    )
+    if number is not None:
+        query = query.where(Round.number == number, exists().where(
+            Seating.round_id == Round.id, Seating.table_id == table.id))
+    else:
+        query = query.where(seated).order_by(
+            case((running, 0), (unfinished, 1), else_=2),
+            case((running, -Round.number), (unfinished, Round.number), else_=-Round.number))
+    row = db.session.execute(query.limit(1)).first()
+    if row is None:
+        return None
+    return row[0], row[1] or 1
+
+
 def current_round(table: Table) -> Round | None:
     """The round this table plays now (see the module docstring for the reading)."""
-    rounds = seated_rounds(table.tournament)
-    running = [r for r in rounds if r.started_at is not None and r.ended_at is None]
-    if running:
-        return running[-1]
-    for rnd in rounds:
-        sheet = sheet_for(rnd, table)
-        if sheet is None or sheet.state == "open":
-            return rnd
-    return rounds[-1] if rounds else None
+    found = _round_and_version(table)
+    return found[0] if found else None
+
+
+@dataclass(frozen=True)
+class PollState:
+    """What the table panel's poll compares: the round, its sheet's version and its clock
+    (version and state), read without building the page."""
+
+    round: Round
+    sheet_version: int
+    clock_version: int
+    clock_state: str
+
+    @property
+    def token(self) -> str:
+        return (f"{self.round.number}-{self.sheet_version}-{self.clock_version}"
+                f"-{self.clock_state}")
+
+
+def poll_state(table: Table, number: int | None = None) -> PollState | None:
+    """The table's round (`number`, or the current one) and its versions, in one query;
+    None when there is no such seated round."""
+    found = _round_and_version(table, number)
+    if found is None:
+        return None
+    rnd, version = found
+    return PollState(round=rnd, sheet_version=version, clock_version=rnd.clock_version,
+                     clock_state=clock_state(rnd))
 
 
 def seats_of(round_: Round, table: Table) -> dict[str, Player]:
@@ -176,7 +235,7 @@ def next_tables(round_: Round, table: Table) -> dict[str, int | None]:
     tournament = table.tournament
     if round_.number >= tournament.rounds:
         return dict.fromkeys(SEATS)
-    nxt = round_by_number(tournament, round_.number + 1)
+    nxt = round_row(tournament, round_.number + 1)
     seats = seats_of(round_, table)
     answer: dict[str, int | None] = {}
     stored: dict[int, int] = {}
@@ -197,13 +256,10 @@ def next_tables(round_: Round, table: Table) -> dict[str, int | None]:
 
 
 def clock_state(round_: Round, now=None) -> str:
-    """The round clock's state from its stored instants (tournament.clock)."""
-    from tournament.clock import RoundClock
-
-    clock = RoundClock(duration_seconds=round_.duration_seconds, started_at=round_.started_at,
-                       paused_at=round_.paused_at, paused_seconds=round_.paused_seconds,
-                       ended_at=round_.ended_at)
-    return clock.state(now or utcnow())
+    """This round's clock state (blueprints.clock.service.round_clock reads its instants).
+    Not the tournament's current clock (clock_for): a table may still be on an earlier
+    round."""
+    return round_clock(round_).state(now or utcnow())
 
 
 # ---- the sheet as shown -----------------------------------------------------------------
@@ -297,16 +353,6 @@ class SheetView:
         return None
 
 
-def outcome_label(record_: dict[str, Any], view: SheetView | None = None) -> str:
-    outcome = record_.get("outcome")
-    label = OUTCOME_LABELS.get(outcome, str(outcome))
-    if outcome == "mahjong" and record_.get("winner"):
-        winner = record_["winner"]
-        who = view.name(winner) if view else SEAT_NAMES[winner]
-        label = f"Mah Jongg: {who}"
-    return label
-
-
 def game_detail(record_: dict[str, Any], view: SheetView) -> str:
     """Who won and how, in a few words: "Bea Goldberg, self-picked"; "thrown by Ruth"."""
     if record_.get("outcome") != "mahjong" or not record_.get("winner"):
@@ -384,15 +430,29 @@ def preview(rules: RuleSet, record_: dict[str, Any]) -> Preview:
 
 
 def one_transaction(write):
-    """A table write: whatever it raises, nothing of it stays in the session."""
+    """A table write: whatever it raises, nothing of it stays in the session.
+
+    The idempotency key (keyword `key`) is cut to what models.AppliedRequest stores, once,
+    here, so the lookup and the insert use the same key (a longer key would never be
+    recognised on a resend). An IntegrityError (a sheet created by another phone between
+    our read and our insert) rolls the whole write back and runs it once more, from the
+    start, on the rows as they are now."""
 
     @functools.wraps(write)
     def wrapper(*args, **kwargs):
-        try:
-            return write(*args, **kwargs)
-        except BaseException:
-            db.session.rollback()
-            raise
+        if kwargs.get("key"):
+            kwargs["key"] = str(kwargs["key"])[:KEY_LENGTH]
+        for attempt in (1, 2):
+            try:
+                return write(*args, **kwargs)
+            except IntegrityError:
+                db.session.rollback()
+                if attempt == 2:
+                    raise
+            except BaseException:
+                db.session.rollback()
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     return wrapper
 
@@ -401,56 +461,70 @@ def _applied(key: str | None) -> bool:
     return bool(key) and db.session.get(AppliedRequest, key) is not None
 
 
+def _insert_sheet(round_: Round, table: Table) -> None:
+    """Add this round's sheet for this table unless it exists, inside the caller's
+    transaction (never committed here). On SQLite and PostgreSQL an INSERT .. ON CONFLICT
+    DO NOTHING, so a sheet another request created meanwhile is simply kept and nothing
+    fails; elsewhere a plain insert (a race then raises IntegrityError)."""
+    values = dict(round_id=round_.id, table_id=table.id, version=1, state="open",
+                  submitted_by="", amend_reason="", pending_adjustments=[],
+                  updated_at=utcnow())
+    dialect = db.session.get_bind().dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
+        db.session.execute(insert(Scoresheet).values(**values)
+                           .on_conflict_do_nothing(index_elements=["round_id", "table_id"]))
+    else:
+        db.session.add(Scoresheet(**values))
+        db.session.flush()
+
+
 def ensure_sheet(round_: Round, table: Table) -> Scoresheet:
-    """This round's sheet for this table, created (committed on its own) if missing."""
+    """This round's sheet for this table, created if missing: flushed in the write's own
+    transaction (never committed on its own), so a write refused later leaves no sheet."""
     sheet = sheet_for(round_, table)
     if sheet is not None:
         return sheet
-    try:
-        sheet = Scoresheet(round_id=round_.id, table_id=table.id, version=1, state="open",
-                           pending_adjustments=[])
-        db.session.add(sheet)
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        sheet = sheet_for(round_, table)
-        assert sheet is not None
+    _insert_sheet(round_, table)
+    sheet = sheet_for(round_, table)
+    assert sheet is not None
     return sheet
 
 
 def _begin_write(sheet: Scoresheet, version: int | None, key: str | None) -> Scoresheet:
-    """Bump the version if it is still `version` (None: whatever it is), record the key.
-    Raises Replayed or StaleSheet. Returns the sheet, freshly loaded."""
+    """Bump the version if it is still `version` (None or 0: a form without one, always
+    stale), record the key. Raises Replayed or StaleSheet. Returns the sheet, freshly
+    loaded."""
     if _applied(key):
         db.session.rollback()
         raise Replayed(sheet)
-    condition = [Scoresheet.id == sheet.id]
-    if version is not None:
-        condition.append(Scoresheet.version == version)
+    sheet_id = sheet.id
     result = db.session.execute(
-        update(Scoresheet).where(*condition)
+        update(Scoresheet).where(Scoresheet.id == sheet_id, Scoresheet.version == (version or 0))
         .values(version=Scoresheet.version + 1, updated_at=utcnow())
         .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:
         db.session.rollback()
-        fresh = db.session.get(Scoresheet, sheet.id, populate_existing=True)
+        # None when the sheet was only created by this write (rolled back with it)
+        fresh = db.session.get(Scoresheet, sheet_id, populate_existing=True)
         if _applied(key):
             raise Replayed(fresh)
         raise StaleSheet(fresh)
     if key:
-        db.session.add(AppliedRequest(key=key[:64], sheet_id=sheet.id))
+        db.session.add(AppliedRequest(key=key, sheet_id=sheet_id))
     db.session.expire(sheet)
-    return db.session.get(Scoresheet, sheet.id, populate_existing=True)
+    return db.session.get(Scoresheet, sheet_id, populate_existing=True)
 
 
 def _commit(key: str | None, sheet: Scoresheet) -> None:
+    sheet_id = sheet.id
     try:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        if _applied(key):
-            raise Replayed(db.session.get(Scoresheet, sheet.id)) from None
+        if _applied(key):  # the same request, applied by a resend meanwhile
+            raise Replayed(db.session.get(Scoresheet, sheet_id)) from None
         raise
 
 
@@ -534,9 +608,10 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
                          "table and kept in the record.")
     game = Game.from_dict(record_, rules)
     clean = game.to_dict()
-    # Adjustments already on the game are the director's: a correction keeps them.
+    # Adjustments already on the game are the director's call rulings: neither East's
+    # correction nor a director's amendment (whose form has no adjustment fields) drops them.
     existing = next((e for e in sheet.games if e.number == number), None)
-    if existing is not None and existing.record.get("adjustments") and not director:
+    if existing is not None and existing.record.get("adjustments"):
         clean["adjustments"] = existing.record["adjustments"]
     who_signs = signer(rules, game)
     if director:
@@ -724,28 +799,27 @@ def add_adjustment(table: Table, round_no: int, seat: str, points: int, reason: 
     Raises InvalidGame (bad seat, 0 points, no reason) or ValueError (no such round).
 
     Does NOT commit: the caller commits it with its own change (e.g. the resolved call),
-    so the ruling and its points are one transaction."""
+    so the ruling and its points are one transaction. A sheet created meanwhile by the
+    table (ensure_sheet in another request) is found and used, never an IntegrityError
+    (on SQLite and PostgreSQL; on another database the caller rolls back and retries)."""
     tournament = table.tournament
     rules = rules_of(tournament)
-    round_ = round_by_number(tournament, round_no)
+    round_ = round_row(tournament, round_no)
     if round_ is None:
         raise ValueError(f"There is no round {round_no} yet.")
     adjustment = {"seat": seat, "points": points, "reason": (reason or "").strip()}
     Game.from_dict({"outcome": "wall", "adjustments": [adjustment]})  # checks seat/points/reason
-    sheet = sheet_for(round_, table)
-    if sheet is None:
-        # version 2: a table page that showed "no sheet yet" (version 1) is now stale
-        sheet = Scoresheet(round_id=round_.id, table_id=table.id, version=2, state="open",
-                           pending_adjustments=[])
-        db.session.add(sheet)
-        db.session.flush()
-    else:
-        db.session.execute(
-            update(Scoresheet).where(Scoresheet.id == sheet.id)
-            .values(version=Scoresheet.version + 1, updated_at=utcnow())
-            .execution_options(synchronize_session=False))
-        db.session.expire(sheet)
-        sheet = db.session.get(Scoresheet, sheet.id, populate_existing=True)
+    # The sheet may be created by East's phone at this very moment: the insert keeps
+    # theirs (no IntegrityError in the caller's transaction) and we read it back.
+    sheet = ensure_sheet(round_, table)
+    # a new version (a new sheet goes to 2: a page that showed "no sheet yet", version 1,
+    # is stale now)
+    db.session.execute(
+        update(Scoresheet).where(Scoresheet.id == sheet.id)
+        .values(version=Scoresheet.version + 1, updated_at=utcnow())
+        .execution_options(synchronize_session=False))
+    db.session.expire(sheet)
+    sheet = db.session.get(Scoresheet, sheet.id, populate_existing=True)
     count = len(sheet.games)
     if game_no is None:
         game_no = min(count + 1, tournament.games_per_round)

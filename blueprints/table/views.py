@@ -19,19 +19,27 @@ from flask import (
 from flask_login import current_user, login_required
 
 from blueprints.auth.service import ANY_STAFF, MANAGE, staff_role, staff_tournament
-from blueprints.common import new_request_key, render_page_or_partial, wants_partial
+from blueprints.common import (
+    SEAT_NAMES,
+    new_request_key,
+    render_page_or_partial,
+    wants_partial,
+)
+from blueprints.director.service import round_row
 from tournament.scoring import InvalidGame
 
 from . import service
 from .forms import (
     EXPOSURE_CHOICES,
     FIELD_STEP,
+    MAX_ROW_NUMBER,
     VALUE_CHOICES,
     GameForm,
     InitialForm,
     SubmitForm,
     TimeCalledForm,
     VerifyForm,
+    small_int,
 )
 
 bp = Blueprint("table", __name__, url_prefix="/t")
@@ -57,15 +65,21 @@ def _table(code: str, number: int):
 def _round(table, round_no: int | None):
     """The round asked for (r=), or the table's current round; 404 for an unseated one."""
     if round_no:
-        rnd = service.round_by_number(table.tournament, round_no)
-        if rnd is None or not service.seats_of(rnd, table):
+        state = service.poll_state(table, round_no)
+        if state is None:
             abort(404)
-        return rnd
+        return state.round
     return service.current_round(table)
 
 
+def _query_int(name: str) -> int | None:
+    """A whole number from the query string, or None when it is missing, not plain ASCII
+    digits ("²" passes str.isdigit but not int) or too big for an SQL INTEGER."""
+    return small_int(request.args.get(name), MAX_ROW_NUMBER)
+
+
 def _asked_round() -> int | None:
-    return request.args.get("r", type=int) or request.form.get("round_no", type=int)
+    return _query_int("r") or small_int(request.form.get("round_no"), MAX_ROW_NUMBER)
 
 
 def _link(endpoint: str, table, round_no: int | None = None, **values) -> str:
@@ -165,12 +179,12 @@ def _render_entry(status: int = 200, **context):
                                   **context)
 
 
-def _page_context(table, view):
+def _page_context(table, view, clock_state: str | None = None):
     rnd = view.round
     return dict(
         tournament=table.tournament, table=table, view=view,
         next_tables=service.next_tables(rnd, table),
-        clock_state=service.clock_state(rnd),
+        clock_state=clock_state or service.clock_state(rnd),
         page_url=_link("table.page", table, rnd.number),
         entry_url=_link("table.entry", table, rnd.number),
         review_url=_link("table.review", table, rnd.number),
@@ -201,31 +215,35 @@ def _versioned(form_class, view, **data):
 def page(code, number):
     """The table's page: round, clock, seats, where each goes next, the sheet so far.
 
-    Its live panel polls with v=<round>-<sheet version>-<clock state>: 204 when nothing
-    changed, the panel when the sheet or the clock changed, a full refresh when the table
-    has moved on to another round."""
+    Its live panel polls with v=<round>-<sheet version>-<clock version>-<clock state>
+    (service.PollState): 204 when nothing changed, the panel when the sheet or the clock
+    changed, a full refresh when the table has moved on to another round. The 204 costs
+    two queries (the table with its tournament; the round with its sheet's version)."""
     table = _table(code, number)
-    asked = request.args.get("r", type=int)
-    rnd = _round(table, asked)
-    if rnd is None:
+    asked = _query_int("r")
+    state = service.poll_state(table, asked or None)
+    if state is None:
+        if asked:
+            abort(404)
         return render_template("table/not_seated.html", table=table,
                                tournament=table.tournament)
-    view = service.sheet_view(table, rnd)
-    context = _page_context(table, view)
-    token = f"{rnd.number}-{view.version}-{context['clock_state']}"
+    rnd = state.round
+    # A poll: answered from the one query above, before anything else is read or built.
     shown = request.args.get("v")
     if wants_partial() and shown:
-        if shown == token:
+        if shown == state.token:
             return "", 204
         if shown.split("-")[0] != str(rnd.number):
             response = make_response("", 200)
             response.headers["HX-Refresh"] = "true"
             return response
+    view = service.sheet_view(table, rnd)
+    context = _page_context(table, view, state.clock_state)
     poll_url = (_link("table.page", table, rnd.number) if asked else
                 url_for("table.page", code=table.tournament.code, number=table.number,
                         k=table.token))
     return render_page_or_partial("table/page.html", "table/_panel.html", poll_url=poll_url,
-                                  poll_token=token, **context)
+                                  poll_token=state.token, **context)
 
 
 # ---- entering a game ----------------------------------------------------------------
@@ -243,7 +261,7 @@ def entry(code, number):
     if not view.is_open:
         flash("This sheet was submitted. Only the director can change it now.")
         return redirect(page_url, code=303)
-    game_no = request.args.get("g", type=int)
+    game_no = _query_int("g")
     form = GameForm(formdata=None)
     if game_no:
         row = view.game(game_no)
@@ -391,7 +409,7 @@ def initial(code, number):
     except service.StaleSheet:
         return _review(table, rnd, status=409, conflict=CONFLICT,
                        forms={seat: form} if seat in service.SEATS else None)
-    return _done(review_url, f"{service.SEAT_NAMES.get(seat, seat)} initialled.")
+    return _done(review_url, f"{SEAT_NAMES.get(seat, seat)} initialled.")
 
 
 @bp.post("/<code>/<int:number>/submit")
@@ -423,7 +441,7 @@ def submit(code, number):
 def _staff_sheet(tournament_id, table_no, round_no, roles=ANY_STAFF):
     tournament = staff_tournament(tournament_id, roles)
     table = service.table_by_number(tournament, table_no)
-    rnd = service.round_by_number(tournament, round_no)
+    rnd = round_row(tournament, round_no)
     if table is None or rnd is None or not service.seats_of(rnd, table):
         abort(404)
     return tournament, table, rnd

@@ -76,3 +76,31 @@ def east(client, tnt):
 @pytest.fixture
 def east_htm(client, hidden):
     return TableClient(client, hidden)
+
+
+class QueryCount:
+    """Counts the SQL statements sent while it is open (before_cursor_execute)."""
+
+    def __init__(self):
+        self.statements: list[str] = []
+
+    def __len__(self):
+        return len(self.statements)
+
+    def __enter__(self):
+        from sqlalchemy import event
+
+        event.listen(db.engine, "before_cursor_execute", self._seen)
+        return self
+
+    def __exit__(self, *exc):
+        from sqlalchemy import event
+
+        event.remove(db.engine, "before_cursor_execute", self._seen)
+
+    def _seen(self, conn, cursor, statement, parameters, context, executemany):
+        self.statements.append(statement)
+
+
+def count_queries() -> QueryCount:
+    return QueryCount()

@@ -162,3 +162,45 @@ def test_add_adjustment_on_a_submitted_sheet_marks_it_amended(app, east, directo
     db.session.commit()
     sheet = east.sheet()
     assert sheet.amend_reason == "ruling after submit" and sheet.games[3].points["W"] == 0
+
+
+def test_an_amendment_keeps_the_call_ruling_adjustments(client, east, tnt, director):
+    """The amend form has no adjustment fields: a director's amendment must not drop the
+    points a call's ruling added to that game."""
+    east.save(1, outcome="wall")
+    service.add_adjustment(east.table, 1, "N", -10, "ruling: tile count", director, game_no=1)
+    db.session.commit()
+    data = staff_form(east, outcome="mahjong", winner="S", value="25", win_by="self",
+                      initials="SS", reason="South's Mah Jongg was missed")
+    assert client.post(sheet_url(tnt, tail="/game/1"), data=data).status_code == 303
+    game = east.sheet().games[0]
+    assert game.record["adjustments"] == [
+        {"seat": "N", "points": -10, "reason": "ruling: tile count"}]
+    scored = service.preview(service.rules_of(tnt), {
+        "outcome": "mahjong", "winner": "S", "value": 25, "self_picked": True}).points
+    assert game.points == {**scored, "N": scored["N"] - 10}
+
+
+def test_add_adjustment_finds_a_sheet_the_table_created_meanwhile(app, east, director,
+                                                                   monkeypatch):
+    """East's phone creates the sheet between add_adjustment's read and its insert: the
+    ruling lands on that sheet, and the caller's own change in the same transaction
+    (the resolved call) is kept, never an IntegrityError."""
+    from models import record
+
+    east.save(1, outcome="wall")
+    real, reads = service.sheet_for, []
+
+    def read_before_the_other_phone(rnd, table):
+        reads.append(rnd)
+        return None if len(reads) == 1 else real(rnd, table)
+
+    monkeypatch.setattr(service, "sheet_for", read_before_the_other_phone)
+    record("call.resolve", tournament_id=east.tournament.id, subject="call:1",
+           actor="director")  # the caller's change, in the same transaction
+    service.add_adjustment(east.table, 1, "N", -10, "ruling", director, game_no=1)
+    db.session.commit()
+    monkeypatch.undo()
+    assert east.sheet().games[0].points["N"] == 0
+    assert db.session.scalar(db.select(db.func.count()).select_from(service.Scoresheet)) == 1
+    assert db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "call.resolve"))
