@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import delete, exists, func, or_, select
+from sqlalchemy import delete, exists, func, or_, select, update
 
 from models import (
     Competition,
@@ -255,6 +255,16 @@ class SetupError(ValueError):
         self.field = field
 
 
+RULES_FIXED = ("Scores have been entered, so the rules are fixed: changing a number now "
+               "would change games already played.")
+GAMES_FIXED = ("Scores have been entered, so the number of games per round can no longer "
+               "change.")
+
+
+class RulesFixed(SetupError):
+    """The rules (or games per round) cannot change: a game has been entered."""
+
+
 def plain_text(value: str, field: str, what: str = "This") -> str:
     """The text trimmed; SetupError when it holds control characters (a NUL byte from a
     pasted spreadsheet, say), which nobody means to type and PostgreSQL refuses."""
@@ -425,10 +435,9 @@ def update_tournament(
     if rounds < last_played:
         raise SetupError(f"Round {last_played} {played[last_played]}, so the tournament "
                          f"needs at least {last_played} rounds.", "rounds")
-    locked = scores_entered(tournament)
-    if locked and games_per_round != tournament.games_per_round:
-        raise SetupError("Scores have been entered, so the number of games per round can no "
-                         "longer change.", "games_per_round")
+    games_changed = games_per_round != tournament.games_per_round
+    if games_changed and scores_entered(tournament):
+        raise RulesFixed(GAMES_FIXED, "games_per_round")
     session_ranges = parse_sessions(sessions, rounds)
     check_mini(mini, rounds)
     before = tournament_summary(tournament)
@@ -446,8 +455,12 @@ def update_tournament(
     tournament.rules = RuleSet.from_dict(rules).to_dict()
     _set_competitions(tournament, session_ranges, mini)
     db.session.flush()
+    if games_changed:
+        # The check above is a quick answer; this one is atomic with the write.
+        write_unless_scored(tournament, "games_per_round", GAMES_FIXED,
+                            games_per_round=games_per_round, rules=tournament.rules)
     db.session.execute(delete(Round).where(Round.tournament_id == tournament.id,
-                                           Round.number > rounds, Round.started_at.is_(None)))
+                                           Round.number > rounds, ~PLAYED))
     db.session.expire(tournament, ["round_list"])
     for rnd in tournament.round_list:
         if rnd.started_at is None:
@@ -463,16 +476,33 @@ def update_tournament(
 DETAIL_RULES = ("games_per_round", "round_minutes", "mini_tournament", "sessions")
 
 
+def write_unless_scored(tournament: Tournament, field: str, message: str, **values) -> None:
+    """Write `values` to the tournament's row only while none of its games is entered, as
+    one conditional UPDATE (check and write in the same statement, so a score saved at the
+    same moment cannot slip in between); SetupError(message, field) when a game is in."""
+    db.session.flush()
+    scored = exists(
+        select(GameEntry.id).join(Scoresheet, Scoresheet.id == GameEntry.sheet_id)
+        .join(Round, Round.id == Scoresheet.round_id)
+        .where(Round.tournament_id == tournament.id))
+    result = db.session.execute(
+        update(Tournament).where(Tournament.id == tournament.id, ~scored).values(**values)
+        .execution_options(synchronize_session=False))
+    if result.rowcount != 1:
+        raise RulesFixed(message, field)
+    db.session.expire(tournament, list(values))
+
+
 def update_rules(tournament: Tournament, user: User, changes: dict) -> RuleSet:
     """Apply edited rule values; InvalidRules (naming the field) when they make no sense,
     SetupError once scores are in. Nothing changes unless the whole set is valid."""
     if scores_entered(tournament):
-        raise SetupError("Scores have been entered, so the rules are fixed.")
+        raise RulesFixed(RULES_FIXED)
     before = dict(tournament.rules)
     rules = RuleSet.from_dict({**before, **changes})
     after = rules.to_dict()
     if after != before:
-        tournament.rules = after
+        write_unless_scored(tournament, "", RULES_FIXED, rules=after)
         _audit(tournament, user, "rules.update", f"tournament:{tournament.id}",
                before={k: before[k] for k in after if before.get(k) != after[k]},
                after={k: after[k] for k in after if before.get(k) != after[k]})
@@ -482,7 +512,7 @@ def update_rules(tournament: Tournament, user: User, changes: dict) -> RuleSet:
 def apply_preset(tournament: Tournament, user: User, preset: str) -> None:
     """Start the rules again from a preset (details like rounds and sessions are kept)."""
     if scores_entered(tournament):
-        raise SetupError("Scores have been entered, so the rules are fixed.", "preset")
+        raise RulesFixed(RULES_FIXED, "preset")
     if preset not in PRESETS:
         raise SetupError("Choose one of the rule sets.", "preset")
     before = {"preset": tournament.preset, "rules": tournament.rules}
@@ -494,7 +524,8 @@ def apply_preset(tournament: Tournament, user: User, preset: str) -> None:
                                 if mini else None)
     rules["sessions"] = rules["sessions"] or any(c.kind == "session"
                                                  for c in tournament.competitions)
-    tournament.preset, tournament.rules = preset, RuleSet.from_dict(rules).to_dict()
+    write_unless_scored(tournament, "preset", RULES_FIXED, preset=preset,
+                        rules=RuleSet.from_dict(rules).to_dict())
     _audit(tournament, user, "rules.preset", f"tournament:{tournament.id}", before=before,
            after={"preset": preset, "rules": tournament.rules})
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from sqlalchemy.exc import IntegrityError
 
 from blueprints.auth import service as auth_service
 from blueprints.auth.service import ANY_STAFF, MANAGE
@@ -29,6 +30,12 @@ def _signed_in():
 
 def _manage(tournament_id):
     return auth_service.staff_tournament(tournament_id, MANAGE)
+
+
+# Two requests at the same moment can both pass a service's checks and then hit a unique
+# constraint (the same player number, round 1 seated twice): that is a clash, answered 409
+# with the message at the field, never a 500.
+CLASH = 409
 
 
 def _fail(form, error: SetupError):
@@ -143,19 +150,24 @@ def rules(tournament_id):
     locked = service.scores_entered(tournament)
     if request.method == "POST" and not locked:
         form = forms.rules_form(tournament.rules, formdata=request.form)
+        status = 422
         if form.validate():
             try:
                 service.update_rules(tournament, current_user, forms.rules_changes(form))
             except InvalidRules as error:
                 _fail(form, SetupError(error.message, error.field if error.field !=
                                        "thrower_penalty" else "thrower_penalty_0"))
+            except service.RulesFixed:
+                # A score landed since the page was drawn: show the rules read-only.
+                db.session.rollback()
+                locked, status = True, 409
+                form = forms.rules_form(tournament.rules)
             except SetupError as error:
                 _fail(form, error)
             else:
                 db.session.commit()
                 flash("Saved the rules.")
                 return redirect(url_for("director.rules", tournament_id=tournament.id))
-        status = 422
     else:
         form = forms.rules_form(tournament.rules)
         status = 409 if request.method == "POST" else 200
@@ -207,17 +219,30 @@ def add_player(tournament_id):
     """Add one player."""
     tournament = _manage(tournament_id)
     form = forms.PlayerForm()
+    status = 422
     if form.validate_on_submit():
         try:
             player = service.add_player(tournament, current_user, number=form.number.data,
                                         name=form.name.data, mini=form.mini.data)
+            name, number = player.name, player.number
+            db.session.commit()
         except SetupError as error:
             _fail(form, error)
+        except IntegrityError:
+            _fail(form, SetupError(_number_clash(form.number.data), "number"))
+            status = CLASH
         else:
-            db.session.commit()
-            flash(f"Added {player.name} as number {player.number}.")
+            flash(f"Added {name} as number {number}.")
             return redirect(url_for("director.players", tournament_id=tournament.id))
-    return _players_page(tournament, form=form, status=422)
+    return _players_page(tournament, form=form, status=status)
+
+
+def _number_clash(number) -> str:
+    if number:
+        return (f"Number {number} was just given to another player; nothing was saved. "
+                "Choose another number.")
+    return ("Another player was added at the same moment and took that number; nothing was "
+            "saved. Please add this player again.")
 
 
 @bp.post("/t/<int:tournament_id>/players/substitutes")
@@ -225,6 +250,7 @@ def add_substitutes(tournament_id):
     """Add the substitutes the field needs to fill every table."""
     tournament = _manage(tournament_id)
     form = forms.SubstitutesForm()
+    status = 422
     if form.validate_on_submit():
         names = [n for n in (form.names.data or "").splitlines() if n.strip()]
         needed = service.substitutes_needed(tournament)
@@ -235,14 +261,17 @@ def add_substitutes(tournament_id):
                                      "add a spare substitute.")
         else:
             try:
-                added = service.add_substitutes(tournament, current_user, names)
+                added = len(service.add_substitutes(tournament, current_user, names))
+                db.session.commit()
             except SetupError as error:
                 _fail(form, SetupError(error.message, "names"))
+            except IntegrityError:
+                _fail(form, SetupError(_number_clash(None), "names"))
+                status = CLASH
             else:
-                db.session.commit()
-                flash(f"Added {len(added)} substitute(s).")
+                flash(f"Added {added} substitute(s).")
                 return redirect(url_for("director.players", tournament_id=tournament.id))
-    return _players_page(tournament, subs_form=form, status=422)
+    return _players_page(tournament, subs_form=form, status=status)
 
 
 def _player_or_404(tournament, player_id):
@@ -259,6 +288,7 @@ def edit_player(tournament_id, player_id):
     player = _player_or_404(tournament, player_id)
     form = forms.PlayerForm(obj=player)
     mini = service.mini_competition(tournament)
+    status = None
     if not form.is_submitted():
         form.mini.data = player.id in service.in_mini(tournament)
     if form.validate_on_submit():
@@ -266,13 +296,17 @@ def edit_player(tournament_id, player_id):
             service.edit_player(tournament, current_user, player,
                                 number=form.number.data or player.number, name=form.name.data,
                                 mini=form.mini.data if mini else None)
+            name = player.name
+            db.session.commit()
         except SetupError as error:
             _fail(form, error)
+        except IntegrityError:
+            _fail(form, SetupError(_number_clash(form.number.data), "number"))
+            status = CLASH
         else:
-            db.session.commit()
-            flash(f"Saved {player.name}.")
+            flash(f"Saved {name}.")
             return redirect(url_for("director.players", tournament_id=tournament.id))
-    status = 422 if form.is_submitted() else 200
+    status = status or (422 if form.is_submitted() else 200)
     return render_template("director/player_form.html", tournament=tournament, player=player,
                            form=form, mini=mini), status
 
@@ -284,6 +318,7 @@ def withdraw_player(tournament_id, player_id):
     tournament = _manage(tournament_id)
     player = _player_or_404(tournament, player_id)
     form = forms.WithdrawForm()
+    status = None
     free = service.free_substitutes(tournament)
     form.substitute.choices = forms.options([("", "Choose a substitute…")] + [
         (str(p.id), f"{p.number} · {p.name}") for p in free])
@@ -299,13 +334,19 @@ def withdraw_player(tournament_id, player_id):
             service.withdraw_player(tournament, current_user, player,
                                     from_round=form.from_round.data, substitute=substitute,
                                     new_substitute_name=form.new_substitute.data or "")
+            name = player.name
+            db.session.commit()
         except SetupError as error:
             _fail(form, error)
+        except IntegrityError:
+            _fail(form, SetupError("Someone else changed this player or the seating at the "
+                                   "same moment; nothing was saved. Please try again.",
+                                   "substitute"))
+            status = CLASH
         else:
-            db.session.commit()
-            flash(f"{player.name} has left; the seating is updated.")
+            flash(f"{name} has left; the seating is updated.")
             return redirect(url_for("director.players", tournament_id=tournament.id))
-    status = 422 if form.is_submitted() else 200
+    status = status or (422 if form.is_submitted() else 200)
     return render_template("director/withdraw.html", tournament=tournament, player=player,
                            form=form, seated=service.seated(tournament)), status
 
@@ -382,17 +423,23 @@ def seat(tournament_id):
     """Draw (or redo the draw, or seat by number) round 1; later rounds are rebuilt."""
     tournament = _manage(tournament_id)
     form = forms.SeatingForm()
+    status = 422
     if form.validate_on_submit():
         try:
             service.seat(tournament, current_user, form.method.data, form.seed.data)
+            method, seed = tournament.seating_method, tournament.seating_seed
+            db.session.commit()
         except SetupError as error:
             _fail(form, error)
+        except IntegrityError:
+            _fail(form, SetupError("Round 1 was being seated from another screen at the same "
+                                   "moment; nothing was saved here. Below is the seating "
+                                   "that was saved; redo it if you need to.", "method"))
+            status = CLASH
         else:
-            db.session.commit()
-            flash("Round 1 is seated." + (f" Draw number {tournament.seating_seed}."
-                                          if tournament.seating_method == "draw" else ""))
+            flash("Round 1 is seated." + (f" Draw number {seed}." if method == "draw" else ""))
             return redirect(url_for("director.seating", tournament_id=tournament.id))
-    return _seating_page(tournament, form=form, status=422)
+    return _seating_page(tournament, form=form, status=status)
 
 
 @bp.post("/t/<int:tournament_id>/seating/swap")
@@ -400,16 +447,22 @@ def swap(tournament_id):
     """Swap two players' round-1 seats before round 1 starts."""
     tournament = _manage(tournament_id)
     form = forms.SwapForm()
+    status = 422
     if form.validate_on_submit():
         try:
             service.swap_players(tournament, current_user, form.first.data, form.second.data)
+            db.session.commit()
         except SetupError as error:
             _fail(form, error)
+        except IntegrityError:
+            _fail(form, SetupError("The seating was changed from another screen at the same "
+                                   "moment; nothing was saved. Check the seats below and try "
+                                   "again.", "first"))
+            status = CLASH
         else:
-            db.session.commit()
             flash(f"Swapped players {form.first.data} and {form.second.data}.")
             return redirect(url_for("director.seating", tournament_id=tournament.id))
-    return _seating_page(tournament, swap_form=form, status=422)
+    return _seating_page(tournament, swap_form=form, status=status)
 
 
 def _need_seating(tournament):

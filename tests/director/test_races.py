@@ -1,0 +1,133 @@
+"""Two things at the same moment: a score saved while the director edits the rules, two
+screens adding the same player number or seating round 1 together. Each ends in a plain
+answer at the field (409 or 422) with nothing changed, never a 500.
+
+A race is staged by making the first, quick check miss what the other request did (as it
+would when the other request lands between that check and the write)."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from blueprints.director import service
+from models import AuditEvent, Player, Round, db
+from tests.director.conftest import enter_a_game, error_at
+from tests.director.test_tournament import rules_data
+
+
+def score_lands_after_the_check(monkeypatch, tournament):
+    """A game is in, but the quick `scores_entered` check ran just before it landed."""
+    enter_a_game(tournament)
+    monkeypatch.setattr(service, "scores_entered", lambda tournament: False)
+
+
+def test_rules_edit_racing_the_first_score_is_refused(client, tournament, monkeypatch):
+    before = dict(tournament.rules)
+    data = rules_data(tournament, self_pick_bonus="20")
+    score_lands_after_the_check(monkeypatch, tournament)
+    response = client.post(f"/director/t/{tournament.id}/rules", data=data)
+    assert response.status_code == 409
+    body = response.get_data(as_text=True)
+    assert "Scores have been entered, so the rules are fixed" in body
+    assert "Save the rules" not in body       # shown read-only
+    db.session.expire_all()
+    assert tournament.rules == before
+    assert not db.session.scalar(select(AuditEvent).where(AuditEvent.action == "rules.update"))
+
+
+def test_rules_edit_without_scores_still_saves(client, tournament):
+    data = rules_data(tournament, self_pick_bonus="20")
+    response = client.post(f"/director/t/{tournament.id}/rules", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    db.session.expire_all()
+    assert tournament.rules["self_pick_bonus"] == 20
+
+
+def test_preset_racing_the_first_score_is_refused(client, tournament, monkeypatch):
+    before = (tournament.preset, dict(tournament.rules))
+    score_lands_after_the_check(monkeypatch, tournament)
+    response = client.post(f"/director/t/{tournament.id}/rules/preset",
+                           data={"preset": "city-mahj"}, follow_redirects=True)
+    assert response.status_code == 200
+    assert "Scores have been entered, so the rules are fixed" in response.get_data(as_text=True)
+    db.session.expire_all()
+    assert (tournament.preset, tournament.rules) == before
+    assert not db.session.scalar(select(AuditEvent).where(AuditEvent.action == "rules.preset"))
+
+
+def test_games_per_round_racing_the_first_score_is_refused(client, tournament, monkeypatch):
+    score_lands_after_the_check(monkeypatch, tournament)
+    response = client.post(f"/director/t/{tournament.id}/edit", data={
+        "name": "Renamed Open", "rounds": "3", "games_per_round": "6", "round_minutes": "50",
+        "prize_places": "3"})
+    assert response.status_code == 422
+    assert error_at(response.get_data(as_text=True), "games_per_round") == \
+        service.GAMES_FIXED
+    db.session.expire_all()
+    assert tournament.games_per_round == 4 and tournament.rules["games_per_round"] == 4
+    assert tournament.name == "Test Open"
+
+
+def test_the_same_player_number_from_two_screens(client, tournament, monkeypatch):
+    # The other screen took number 5 after this request checked it was free.
+    monkeypatch.setattr(service, "_number_taken", lambda *args, **kwargs: False)
+    response = client.post(f"/director/t/{tournament.id}/players",
+                           data={"number": "5", "name": "Late Lee"})
+    assert response.status_code == 409
+    assert error_at(response.get_data(as_text=True), "number") == (
+        "Number 5 was just given to another player; nothing was saved. Choose another "
+        "number.")
+    db.session.expire_all()
+    assert db.session.scalar(select(func.count()).select_from(Player)) == 32
+    assert db.session.scalar(select(Player).where(Player.name == "Late Lee")) is None
+
+
+def test_the_next_free_number_taken_by_another_screen(client, tournament, monkeypatch):
+    # Another screen added player 32 after this request picked 32 as the next number.
+    monkeypatch.setattr(service, "next_player_number", lambda tournament: 32)
+    monkeypatch.setattr(service, "_number_taken", lambda *args, **kwargs: False)
+    response = client.post(f"/director/t/{tournament.id}/players", data={"name": "Late Lee"})
+    assert response.status_code == 409
+    assert "Please add this player again" in error_at(response.get_data(as_text=True),
+                                                      "number")
+    response = client.post(f"/director/t/{tournament.id}/players/substitutes",
+                           data={"names": "Sam Sub"})
+    assert response.status_code == 409
+    assert "Please add this player again" in error_at(response.get_data(as_text=True),
+                                                      "names")
+    db.session.expire_all()
+    assert db.session.scalar(select(func.count()).select_from(Player)) == 32
+
+
+def test_renumbering_onto_a_number_just_taken(client, tournament, monkeypatch):
+    player = next(p for p in tournament.players if p.number == 1)
+    monkeypatch.setattr(service, "_number_taken", lambda *args, **kwargs: False)
+    response = client.post(f"/director/t/{tournament.id}/players/{player.id}",
+                           data={"number": "2", "name": "Player 1"})
+    assert response.status_code == 409
+    assert "Number 2 was just given" in error_at(response.get_data(as_text=True), "number")
+    db.session.expire_all()
+    assert player.number == 1
+
+
+def test_round_one_seated_from_two_screens_at_once(client, tournament, monkeypatch):
+    """The other screen's round 1 is stored between this request's delete and insert: the
+    unique (tournament, round number) refuses this one."""
+    before = {s.id for s in service.round_row(tournament, 1).seats}
+    real = service.seat_round_one
+
+    def seat_while_another_screen_seats(tournament, **kwargs):
+        rnd = real(tournament, **kwargs)
+        db.session.add(Round(tournament_id=tournament.id, number=1))
+        db.session.flush()
+        return rnd
+
+    monkeypatch.setattr(service, "seat_round_one", seat_while_another_screen_seats)
+    response = client.post(f"/director/t/{tournament.id}/seating",
+                           data={"method": "draw", "seed": "5"})
+    assert response.status_code == 409
+    assert "seated from another screen at the same moment" in error_at(
+        response.get_data(as_text=True), "method")
+    db.session.expire_all()
+    assert {s.id for s in service.round_row(tournament, 1).seats} == before
+    assert tournament.seating_method == "number"
