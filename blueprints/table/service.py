@@ -142,11 +142,16 @@ def table_by_number(tournament: Tournament, number: int) -> Table | None:
     )
 
 
-def seated_rounds(tournament: Tournament) -> list[Round]:
-    """The tournament's rounds that have seats, in order."""
+def open_rounds_before(table: Table, number: int) -> list[Round]:
+    """Seated rounds before round `number` whose sheet at this table is not submitted
+    (none entered, or open), in one query."""
     return list(db.session.scalars(
-        select(Round).where(Round.tournament_id == tournament.id,
-                            Round.id.in_(select(Seating.round_id)))
+        select(Round)
+        .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
+                   & (Scoresheet.table_id == table.id))
+        .where(Round.tournament_id == table.tournament_id, Round.number < number,
+               exists().where(Seating.round_id == Round.id, Seating.table_id == table.id),
+               Scoresheet.id.is_(None) | (Scoresheet.state == "open"))
         .order_by(Round.number)
     ))
 

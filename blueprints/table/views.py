@@ -190,16 +190,9 @@ def _page_context(table, view, clock_state: str | None = None):
         review_url=_link("table.review", table, rnd.number),
         time_form=_versioned(TimeCalledForm, view),
         time_url=_link("table.time_called", table, rnd.number),
-        other_open=[r for r in service.seated_rounds(table.tournament)
-                    if r.number != rnd.number and _is_open(r, table)
-                    and r.number < rnd.number],
+        other_open=service.open_rounds_before(table, rnd.number),
         correct_link=lambda game_no: _link("table.entry", table, rnd.number, g=game_no),
     )
-
-
-def _is_open(rnd, table) -> bool:
-    sheet = service.sheet_for(rnd, table)
-    return sheet is None or sheet.state == "open"
 
 
 def _versioned(form_class, view, **data):

@@ -228,3 +228,21 @@ def test_the_poll_changes_with_the_clock_version(east):
     db.session.commit()
     response = east.client.get(east.url("", v=token), headers=HX)
     assert response.status_code == 200 and 'id="panel"' in response.get_data(as_text=True)
+
+
+def test_the_whole_panel_costs_the_same_at_any_round(client, director):
+    """Not only the 204: the page itself reads the open earlier rounds in one query."""
+    from tests.conftest import make_tournament
+
+    tournament = make_tournament(director, players=16, rounds=12)
+    east = TableClient(client, tournament)
+
+    def cost():
+        east.get()
+        with count_queries() as queries:
+            assert east.client.get(east.url(""), headers=HX).status_code == 200
+        return len(queries)
+
+    first = cost()
+    _seat_and_submit_rounds(tournament, east.table, 6)
+    assert cost() == first
