@@ -4,12 +4,27 @@ from flask_wtf import FlaskForm
 from wtforms import IntegerField
 from wtforms.validators import InputRequired, NumberRange
 
+NOT_A_NUMBER = "A player number is a whole number, like 12."
+
+
+class PlainNumberField(IntegerField):
+    """A whole number typed in plain digits 0-9: int() also reads "１" or "٣", which the
+    table's forms refuse too (blueprints.table.forms.small_int)."""
+
+    def process_formdata(self, valuelist):
+        if valuelist:
+            text = (valuelist[0] or "").strip()
+            if text and not (text.isascii() and text.isdigit()):
+                self.data = None
+                raise ValueError(NOT_A_NUMBER)
+        super().process_formdata(valuelist)
+
 
 class LookupForm(FlaskForm):
     class Meta:
         csrf = False  # a read-only GET search
 
-    number = IntegerField("Your player number", validators=[
+    number = PlainNumberField("Your player number", validators=[
         InputRequired("Type your player number, from your badge or the seating list."),
-        NumberRange(min=1, max=9999, message="A player number is a whole number, like 12."),
+        NumberRange(min=1, max=9999, message=NOT_A_NUMBER),
     ])

@@ -145,3 +145,11 @@ def test_the_round_in_play_is_the_clocks_current_round(client, tournament):
     ensure_round(tournament, 2)
     db.session.commit()
     assert round_in_play(tournament) == (2, "next")
+
+
+def test_odd_player_numbers_are_answered_at_the_field_never_a_500(client, tournament):
+    for typed in ("²", str(2**64), "-1", "1e3", "%EF%BC%91"):  # the last: fullwidth 1
+        response = client.get(f"/p/{tournament.code}/seat?number={typed}")
+        assert response.status_code == 422, typed
+        assert 'id="number-error"' in response.get_data(as_text=True)
+    assert client.get(f"/p/{tournament.code}/player/{2**64}").status_code == 404
