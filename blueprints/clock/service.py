@@ -25,6 +25,7 @@ from models import (
     GameEntry,
     Round,
     Scoresheet,
+    Seating,
     Table,
     Tiebreak,
     Tournament,
@@ -61,6 +62,10 @@ class ClockRefused(Exception):
 
 class StaleClock(Exception):
     """Someone changed the clock since the director's page was drawn (409)."""
+
+
+STALE_MESSAGE = ("Someone changed the clock just now (another director, or a second tap). "
+                 "Nothing was changed; here is the clock as it is now.")
 
 
 @dataclass(frozen=True)
@@ -276,8 +281,7 @@ def _store(rnd: Round, new: RoundClock, expected_version: int, **extra) -> None:
     )
     if result.rowcount != 1:
         db.session.rollback()
-        raise StaleClock("Someone changed the clock just now. Nothing was changed; "
-                         "here is the clock as it is now.")
+        raise StaleClock(STALE_MESSAGE)
     db.session.expire(rnd)
 
 
@@ -288,9 +292,7 @@ def _act(tournament: Tournament, round_no: int, version: int, user: User, role: 
     if rnd is None:
         raise ClockRefused(f"Round {round_no} has no seating yet.")
     if rnd.clock_version != version:
-        raise StaleClock("The clock changed since this page was drawn (another director, "
-                         "or a second tap). Nothing was changed; here is the clock as it "
-                         "is now.")
+        raise StaleClock(STALE_MESSAGE)
     now = utcnow()
     before = _snapshot(rnd, now)
     try:
@@ -309,7 +311,14 @@ def _act(tournament: Tournament, round_no: int, version: int, user: User, role: 
 def start_round(tournament: Tournament, round_no: int, version: int, user: User,
                 role: str | None = None) -> Round:
     """Start round `round_no`: only the next round, only once its seating exists, and only
-    after the round before it has ended."""
+    after the round before it has ended.
+
+    The version is checked before those rules: a second director pressing "Start round 3"
+    just after the first gets "someone changed the clock just now" (409), not "round 3 is
+    still in play"."""
+    rnd = round_row(tournament, round_no)
+    if rnd is not None and rnd.clock_version != version:
+        raise StaleClock(STALE_MESSAGE)
     playing = round_in_play(tournament)
     if playing is not None:
         raise ClockRefused(f"Round {playing.number} is still in play. End it before "
@@ -319,7 +328,7 @@ def start_round(tournament: Tournament, round_no: int, version: int, user: User,
         raise ClockRefused("Every round of this tournament has already been played.")
     if round_no != expected:
         raise ClockRefused(f"Only round {expected} can start next.")
-    if round_row(tournament, round_no) is None:
+    if rnd is None:
         raise ClockRefused(f"Round {round_no} has no seating yet. Seat it first, then start "
                            f"it.")
     return _act(tournament, round_no, version, user, role, "clock.start",
@@ -379,6 +388,55 @@ def seat_round(tournament: Tournament, round_no: int, user: User,
            actor=_actor(user, role), actor_user_id=user.id)
     db.session.commit()
     return rnd
+
+
+@dataclass(frozen=True)
+class Unsubmitted:
+    """An earlier round with tables whose sheet is not submitted yet."""
+
+    round_no: int
+    tables: tuple[int, ...]
+
+    SHOWN = 12  # table numbers named before "and N more"
+
+    @property
+    def text(self) -> str:
+        """ "7 tables have not submitted round 1: tables 2, 3, 5, 6, 7, 8 and 9." """
+        count = len(self.tables)
+        named = [str(number) for number in self.tables[:self.SHOWN]]
+        if count > self.SHOWN:
+            listed = ", ".join(named) + f" and {count - self.SHOWN} more"
+        elif count > 1:
+            listed = ", ".join(named[:-1]) + f" and {named[-1]}"
+        else:
+            listed = named[0]
+        if count == 1:
+            return f"1 table has not submitted round {self.round_no}: table {listed}."
+        return f"{count} tables have not submitted round {self.round_no}: tables {listed}."
+
+
+def unsubmitted_before(tournament: Tournament, round_no: int | None) -> list[Unsubmitted]:
+    """The rounds before `round_no` with seated tables whose sheet is not submitted (no
+    sheet yet, or still open), for the warning beside "Seat round N" / "Start round N".
+    Only a warning: the director decides. Submitted or verified sheets count as done (a
+    table guide's verification is the results page's business). One query."""
+    if not round_no or round_no <= 1:
+        return []
+    rows = db.session.execute(
+        select(Round.number, Table.number, Scoresheet.state)
+        .select_from(Seating)
+        .join(Round, Round.id == Seating.round_id)
+        .join(Table, Table.id == Seating.table_id)
+        .outerjoin(Scoresheet, and_(Scoresheet.round_id == Seating.round_id,
+                                    Scoresheet.table_id == Seating.table_id))
+        .where(Round.tournament_id == tournament.id, Round.number < round_no)
+        .distinct().order_by(Round.number, Table.number)
+    )
+    missing: dict[int, list[int]] = {}
+    for number, table_no, state in rows:
+        if state not in ("submitted", "verified"):
+            missing.setdefault(number, []).append(table_no)
+    return [Unsubmitted(number, tuple(tables)) for number, tables in missing.items()]
 
 
 # ---- announcements on the big screen -------------------------------------------------------

@@ -83,6 +83,9 @@ def _console_context(tournament, role, forms=None, problem=None):
         seat_form=prefilled("seat", SeatForm),
         announcement_form=forms.get("announce") or AnnouncementForm(prefix="announce"),
         announcements=service.announcements(tournament.id), problem=problem,
+        # Before seating or starting the next round: earlier sheets still not submitted.
+        unsubmitted=(service.unsubmitted_before(tournament, next_no)
+                     if can_control and next_no and not in_play else []),
         **_grid_context(tournament, view),
     )
 

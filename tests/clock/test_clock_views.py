@@ -327,3 +327,73 @@ def test_nonsense_round_or_version_changes_nothing(client, tournament, round_no,
 def test_a_huge_announcement_id_is_not_found(client, tournament):
     response = client.post(url(tournament, "announcements/99999999999999999999/clear"))
     assert response.status_code == 404
+
+
+# ---- QA P3-12: a stale "Start round N" is a 409 before any rule ----------------------------
+
+def test_a_second_directors_stale_start_gets_the_stale_clock_answer(client, tournament):
+    """Two directors see "Start round 1" (version 0); the first starts it. The second's
+    tap must say someone changed the clock (409), not "Round 1 is still in play"."""
+    assert post(client, tournament, "start", 1, 0).status_code == 303
+    after_first = clock_columns(fresh(tournament))
+    response = post(client, tournament, "start", 1, 0)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Someone changed the clock just now" in page
+    assert "still in play" not in page
+    assert clock_columns(fresh(tournament)) == after_first
+    assert len(audit(tournament, "clock.start")) == 1
+
+
+# ---- QA P2-3: warn before seating or starting while earlier sheets are open ----------------
+
+def test_seating_the_next_round_warns_about_unsubmitted_sheets(client, tournament):
+    from tests.clock.conftest import games_on
+
+    started(tournament, 1, minutes_ago=50)
+    ended(tournament, 1)
+    for table_no in (1, 4, 8):
+        games_on(tournament, table_no, 1, 4, state="submitted")
+    games_on(tournament, 2, 1, 3)  # open: still not submitted
+    response = client.get(url(tournament))
+    page = response.get_data(as_text=True)
+    assert "5 tables have not submitted round 1: tables 2, 3, 5, 6 and 7." in page
+    # Near the button, and the director still decides: the button is there and works.
+    assert page.index("have not submitted") < page.index("Seat round 2")
+    assert 'aria-describedby="unsubmitted-warning"' in page
+    response = client.post(url(tournament, "seat"), data={"seat-round_no": 2})
+    assert response.status_code == 303
+    page = client.get(url(tournament)).get_data(as_text=True)
+    assert "5 tables have not submitted round 1" in page
+    assert page.index("have not submitted") < page.index("Start round 2")
+    assert post(client, tournament, "start", 2, 0).status_code == 303
+    assert fresh(tournament, 2).started_at is not None
+
+
+def test_no_warning_when_every_earlier_sheet_is_in(client, tournament):
+    from tests.clock.conftest import games_on
+
+    started(tournament, 1, minutes_ago=50)
+    ended(tournament, 1)
+    for table_no in range(1, 9):
+        games_on(tournament, table_no, 1, 4, state="verified" if table_no == 3 else
+                 "submitted")
+    page = client.get(url(tournament)).get_data(as_text=True)
+    assert "have not submitted" not in page and "has not submitted" not in page
+    assert "Seat round 2" in page
+
+
+def test_one_table_missing_is_said_in_the_singular(client, tournament):
+    from tests.clock.conftest import games_on
+
+    started(tournament, 1, minutes_ago=50)
+    ended(tournament, 1)
+    for table_no in range(1, 8):
+        games_on(tournament, table_no, 1, 4, state="submitted")
+    page = client.get(url(tournament)).get_data(as_text=True)
+    assert "1 table has not submitted round 1: table 8." in page
+
+
+def test_round_one_has_no_warning(client, tournament):
+    page = client.get(url(tournament)).get_data(as_text=True)
+    assert "not submitted" not in page
