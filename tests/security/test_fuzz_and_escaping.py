@@ -4,7 +4,7 @@ player's name with HTML in it is shown escaped on every page."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
@@ -53,6 +53,14 @@ def seated(director):
 @settings(max_examples=120, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(fields=FIELDS)
+# Cases a reviewer found crashing int() or the database driver, kept as fixed examples.
+@example(fields={"outcome": "mahjong", "winner": "S", "value_other": "²", "win_by": "self",
+                 "initials": "SS"})
+@example(fields={"outcome": "mahjong", "winner": "S", "value": "３０", "win_by": "thrown",
+                 "thrower": "W", "exposures": "٢", "initials": "SS"})
+@example(fields={"outcome": "wall", "initials": "WW", "version": str(2**64),
+                 "round_no": str(2**70), "game_no": str(2**63)})
+@example(fields={"outcome": "wall", "initials": "WW", "request_key": "k" * 200})
 def test_arbitrary_game_fields_save_consistently_or_change_nothing(client, seated, fields):
     tournament, table = seated
     before = snapshot()
