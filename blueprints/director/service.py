@@ -775,14 +775,37 @@ def decode_csv(data: bytes) -> str:
             "file") from None
 
 
+SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+# A number, then a semicolon or a tab: a row whose columns were not split.
+JOINED = re.compile(r"\s*[0-9]{1,9}\s*([;\t])")
+
+
+def csv_separator(text: str) -> str:
+    """The column separator of an import file: commas, or semicolons (what a spreadsheet
+    saves "CSV" as where the decimal point is a comma), or tabs (lines pasted from a
+    spreadsheet). Read from the first lines; commas when the file does not say."""
+    import csv
+
+    sample = text[:16384]
+    if len(text) > len(sample) and "\n" in sample:
+        sample = sample[:sample.rindex("\n")]      # whole lines only
+    try:
+        return csv.Sniffer().sniff(sample, delimiters="".join(SEPARATORS)).delimiter
+    except csv.Error:
+        return ","
+
+
 def preview_import(tournament: Tournament, text: str) -> ImportPreview:
-    """Read `number,name[,mini][,substitute]` lines (a header row is optional) and list
-    every problem; nothing is saved."""
+    """Read `number,name[,mini][,substitute]` lines (a header row is optional; the columns
+    may be separated by commas, semicolons or tabs) and list every problem; nothing is
+    saved."""
     import csv
     import io
 
     preview = ImportPreview()
-    lines = [row for row in csv.reader(io.StringIO(text.replace("\r\n", "\n")))]
+    separator = csv_separator(text)
+    lines = [row for row in csv.reader(io.StringIO(text.replace("\r\n", "\n")),
+                                       delimiter=separator)]
     numbered = [(i, row) for i, row in enumerate(lines, start=1)
                 if any(cell.strip() for cell in row)]
     if not numbered:
@@ -821,8 +844,16 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
     for line, row in numbered:
         item = ImportRow(line, cell(row, "number") or "", cell(row, "name") or "",
                          cell(row, "mini"), cell(row, "substitute"))
+        joined = JOINED.match(item.raw_number)
         if not item.raw_number:
             item.problems.append("The number is missing.")
+        elif joined and joined.group(1) != separator:
+            item.problems.append(
+                f"This line has {SEPARATORS[joined.group(1)]} between its columns, but the "
+                f"file uses {SEPARATORS[separator]}. Use one separator on every line (in a "
+                "spreadsheet: “Save as… CSV UTF-8”) and try again.")
+            preview.rows.append(item)    # its other cells were never split: no more to say
+            continue
         elif not WHOLE.fullmatch(item.raw_number) or not 1 <= int(item.raw_number) <= 100000:
             item.problems.append(f"“{item.raw_number}” is not a player number (a whole "
                                  "number from 1 to 100000).")
@@ -1026,6 +1057,7 @@ def qr_svg(url: str, scale: int = 6) -> str:
 
 # --- staff -----------------------------------------------------------------------------
 
+# The one place a role gets its words: the staff form, the staff list, home and overview.
 STAFF_ROLES = {"director": "Director", "co-director": "Co-director",
                "table-guide": "Table guide"}
 

@@ -140,3 +140,44 @@ def test_header_without_name_column(client, empty):
     response = upload(client, empty, b"number,player\n1,Ann\n")
     assert response.status_code == 422
     assert "needs both" in response.get_data(as_text=True)
+
+
+# --- P3-14: files saved with semicolons or tabs between the columns ------------------------
+
+@pytest.mark.parametrize("content", [
+    "number;name;mini\n1;Ann Lee;no\n2;Bea, Jr;no\n3;Cy Park;no\n",   # European Excel
+    "1;Ann Lee\n2;Bea, Jr\n3;Cy Park\n",
+    "number\tname\n1\tAnn Lee\n2\tBea, Jr\n3\tCy Park\n",           # pasted from a sheet
+    "1,Ann Lee\n2,\"Bea, Jr\"\n3,Cy Park\n",
+])
+def test_the_separator_is_read_from_the_file(client, director, content):
+    tournament = make_tournament(director, players=0, seated=False, preset="destination",
+                                 rounds=12)
+    preview = client.post(f"/director/t/{tournament.id}/players/import",
+                          data={"file": (io.BytesIO(content.encode()), "players.csv")},
+                          content_type="multipart/form-data")
+    assert preview.status_code == 200, preview.get_data(as_text=True)
+    assert "Every row is fine" in preview.get_data(as_text=True)
+    response = upload(client, tournament, content.encode(), confirm=True)
+    assert response.status_code == 302
+    names = db.session.scalars(select(Player.name).where(Player.tournament_id == tournament.id)
+                               .order_by(Player.number)).all()
+    assert names == ["Ann Lee", "Bea, Jr", "Cy Park"]
+
+
+def test_a_row_with_another_separator_is_named_plainly(client, empty):
+    # Mostly semicolons, one comma line: no single separator, so commas are assumed
+    response = upload(client, empty, b"1;Ann\n2;Bea\n3,Cy\n")
+    assert response.status_code == 422
+    body = response.get_data(as_text=True)
+    assert "is not a player number" not in body
+    assert "semicolon" in body
+    assert count_players(empty) == 0
+
+
+def test_a_tab_separated_row_in_a_comma_file_is_named_plainly(client, empty):
+    response = upload(client, empty, b"1,Ann\n2\tBea\n")
+    assert response.status_code == 422
+    body = response.get_data(as_text=True)
+    assert "“2\tBea” is not a player number" not in body
+    assert "tab" in body
