@@ -26,7 +26,7 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from models import ROLES
+from blueprints.director.service import STAFF_ROLES
 from tournament.rules import PRESETS, RULE_FIELDS
 
 WHOLE = "Please enter a whole number, like 12."
@@ -237,8 +237,7 @@ class StaffForm(FlaskForm):
         Length(max=254, message="That email address is too long.")])
     name = StringField("Name", validators=[
         Length(max=120, message="Keep the name under 120 characters.")])
-    role = SelectField("Role", choices=options((r, r.replace("-", " ").capitalize())
-                                               for r in ROLES))
+    role = SelectField("Role", choices=options(STAFF_ROLES.items()))
 
 
 class ConfirmForm(FlaskForm):

@@ -64,8 +64,10 @@ def table_url(tournament, table) -> str:
 @bp.get("/")
 def home():
     """The tournaments this user staffs."""
-    return render_template("director/home.html",
-                           tournaments=auth_service.my_tournaments(current_user))
+    tournaments = auth_service.my_tournaments(current_user)
+    return render_template("director/home.html", tournaments=tournaments,
+                           roles=service.STAFF_ROLES,
+                           can_import=any(role == "director" for _, role in tournaments))
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -101,7 +103,7 @@ def tournament(tournament_id):
     tournament = auth_service.staff_tournament(tournament_id, ANY_STAFF)
     return render_template(
         "director/tournament.html", tournament=tournament,
-        role=auth_service.staff_role(tournament),
+        role=auth_service.staff_role(tournament), roles=service.STAFF_ROLES,
         players=service.player_count(tournament),
         substitutes_needed=service.substitutes_needed(tournament),
         seated=service.seated(tournament), locked=service.scores_entered(tournament),
