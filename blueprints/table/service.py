@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import case, exists, select, update
@@ -283,6 +283,31 @@ class GameRow:
     note: str
     record: dict[str, Any]
 
+    @property
+    def adjustments(self) -> list[dict[str, Any]]:
+        """The director's rulings on this game: [{"seat", "points", "reason"}]."""
+        return list(self.record.get("adjustments") or [])
+
+
+def ruling_label(points: int, reason: str) -> str:
+    """A director's adjustment in the table's words: "-10 director's ruling: tile count"."""
+    return f"{points:+d} director's ruling: {reason}"
+
+
+def _with_ruling_labels(lines: list[ScoreLine], adjustments: list[Any]) -> list[ScoreLine]:
+    """tournament.scoring puts a game's adjustments last, one line each: word them as the
+    table reads them (ruling_label)."""
+    if not adjustments or len(lines) < len(adjustments):
+        return lines
+    head = lines[:len(lines) - len(adjustments)]
+    tail = lines[len(lines) - len(adjustments):]
+    return head + [replace(line, label=ruling_label(line.points, _reason(adj)))
+                   for line, adj in zip(tail, adjustments, strict=True)]
+
+
+def _reason(adjustment: Any) -> str:
+    return adjustment["reason"] if isinstance(adjustment, dict) else adjustment.reason
+
 
 @dataclass
 class SheetView:
@@ -357,15 +382,25 @@ class SheetView:
                 return row
         return None
 
+    def adjustments_for(self, number: int | None) -> list[dict[str, Any]]:
+        """The rulings that will be on game `number` once it is saved: those already on
+        the entered game (a correction keeps them) and those waiting for it."""
+        row = self.game(number) if number else None
+        kept = row.adjustments if row is not None else []
+        waiting = [{"seat": p["seat"], "points": p["points"], "reason": p["reason"]}
+                   for p in self.pending if p.get("game") == number]
+        return kept + waiting
+
 
 def game_detail(record_: dict[str, Any], view: SheetView) -> str:
-    """Who won and how, in a few words: "Bea Goldberg, self-picked"; "thrown by Ruth"."""
+    """Who won and how, in a few words: "Bea Goldberg, self-picked"; "thrown by Ruth
+    Abrams (South)" (the seat and the full name: first names repeat)."""
     if record_.get("outcome") != "mahjong" or not record_.get("winner"):
-        dead = [view.name(seat).split(" ")[0] for seat in record_.get("dead", [])]
+        dead = [view.person(seat) for seat in record_.get("dead", [])]
         return ("dead: " + ", ".join(dead)) if dead else ""
     how = ("self-picked" if record_.get("self_picked") else
            "heavenly hand" if record_.get("heavenly") else
-           f"thrown by {view.name(record_['discarder']).split(' ')[0]}"
+           f"thrown by {view.person(record_['discarder'])}"
            if record_.get("discarder") else "")
     return ", ".join(part for part in (view.name(record_["winner"]), how) if part)
 
@@ -388,7 +423,8 @@ def sheet_view(table: Table, round_: Round) -> SheetView:
         view.games.append(GameRow(
             number=entry.number, outcome=entry.record.get("outcome", ""),
             label=OUTCOME_LABELS.get(entry.record.get("outcome"), ""),
-            detail=game_detail(entry.record, view), points=entry.points, lines=lines,
+            detail=game_detail(entry.record, view), points=entry.points,
+            lines=_with_ruling_labels(lines, entry.record.get("adjustments") or []),
             signer=entry.signer, initials=entry.initials, note=entry.note,
             record=entry.record,
         ))
@@ -418,13 +454,19 @@ class Preview:
     error: InvalidGame | None = None
 
 
-def preview(rules: RuleSet, record_: dict[str, Any]) -> Preview:
-    """Score a record without storing it (the live scores while East enters)."""
+def preview(rules: RuleSet, record_: dict[str, Any],
+            adjustments: list[dict[str, Any]] | None = None) -> Preview:
+    """Score a record without storing it (the live scores while East enters), with the
+    director's rulings that save_game will put on this game (SheetView.adjustments_for),
+    so the scores the signer initials are the scores saved."""
+    if adjustments:
+        record_ = dict(record_, adjustments=list(record_.get("adjustments") or [])
+                       + list(adjustments))
     try:
         game = Game.from_dict(record_, rules)
     except InvalidGame as error:
         return Preview(error=error)
-    lines = score_lines(rules, game)
+    lines = _with_ruling_labels(score_lines(rules, game), list(game.adjustments))
     points = dict.fromkeys(SEATS, 0)
     for line in lines:
         points[line.seat] += line.points

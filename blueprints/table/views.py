@@ -149,7 +149,7 @@ def _entry_context(table, view, form, *, errors=None, preview=None, conflict=Non
     if preview is None:
         try:
             record = form.record(rules)
-            preview = service.preview(rules, record)
+            preview = service.preview(rules, record, view.adjustments_for(form.game_no.data))
         except InvalidGame as error:
             preview = service.Preview(error=error)
     hint = None

@@ -1,0 +1,87 @@
+"""Fixes from the phone-size QA walkthrough (qa.md): the scores initialled are the scores
+saved, rulings shown where players look, rounds labelled, wording from the rule set,
+sheet headers, time called confirmed, unique ids."""
+
+from __future__ import annotations
+
+import html
+import re
+import secrets
+
+from blueprints.table import service
+from models import db
+
+HX = {"HX-Request": "true"}
+
+
+def text_of(response) -> str:
+    return html.unescape(response.get_data(as_text=True))
+
+
+def entry_form(east, game_no=1, **fields):
+    return {"game_no": game_no, "round_no": 1, "entered_as": "new",
+            "version": east.version(), "request_key": secrets.token_urlsafe(8), **fields}
+
+
+# ---- P1-1: the preview includes the director's pending ruling --------------------------
+
+
+def test_the_preview_includes_a_pending_ruling_for_this_game(east, director):
+    service.add_adjustment(east.table, 1, "S", -10, "tile count", director, game_no=1)
+    db.session.commit()
+    response = east.post("/game/preview", entry_form(east, outcome="wall"), headers=HX)
+    page = text_of(response)
+    assert response.status_code == 200
+    assert "-10 director's ruling: tile count" in page
+    scores = re.search(r'<table class="scores-table">.*?</table>', page, re.S).group(0)
+    cells = re.findall(r"<td>([^<]*)</td>", scores)
+    assert cells == ["10", "X", "10", "10"]  # South: wall 10, ruling -10
+    # and what was initialled is what is saved
+    east.save(1, outcome="wall", initials="WW")
+    assert east.sheet().games[0].points == {"E": 10, "S": 0, "W": 10, "N": 10}
+
+
+def test_a_correction_preview_keeps_the_ruling_already_on_the_game(east, director):
+    east.save(1, outcome="wall")
+    service.add_adjustment(east.table, 1, "N", 10, "wrong call", director, game_no=1)
+    db.session.commit()
+    page = text_of(east.post("/game/preview", entry_form(
+        east, outcome="wall", entered_as="correction"), headers=HX))
+    assert "+10 director's ruling: wrong call" in page
+
+
+def test_a_ruling_for_another_game_is_not_in_this_preview(east, director):
+    service.add_adjustment(east.table, 1, "S", -10, "tile count", director, game_no=2)
+    db.session.commit()
+    page = text_of(east.post("/game/preview", entry_form(east, outcome="wall"), headers=HX))
+    assert "director's ruling: tile count" not in page.split('id="live-scores"')[1]
+
+
+# ---- P2-2: rulings on the sheet's game rows and the director's sheet --------------------
+
+
+def test_a_ruling_shows_on_the_sheet_row_and_the_directors_sheet(client, east, tnt, director):
+    east.save(1, outcome="wall")
+    service.add_adjustment(east.table, 1, "S", -10, "tile count", director, game_no=1)
+    db.session.commit()
+    page = text_of(east.get())
+    row = re.search(r'<tbody>.*?</tbody>', page, re.S).group(0)
+    assert "South" in row and "-10 director's ruling: tile count" in row
+    staff = text_of(client.get(f"/t/director/{tnt.id}/1/1"))
+    row = re.search(r'<tbody>.*?</tbody>', staff, re.S).group(0)
+    assert "-10 director's ruling: tile count" in row
+    assert "director: tile count" not in staff  # the scoring line is worded the same way
+
+
+# ---- P3-9: column headers are seat and player number, names in the caption row ----------
+
+
+def test_sheet_headers_are_seat_and_number_with_full_names(east):
+    east.save(1, outcome="mahjong", winner="S", value="25", win_by="thrown", thrower="N",
+              exposures="0")
+    page = text_of(east.get())
+    head = re.search(r"<thead>.*?</thead>", page, re.S).group(0)
+    assert "E · #1" in head and "N · #4" in head
+    caption = re.search(r"<caption>.*?</caption>", page, re.S).group(0)
+    assert "Player 1" in caption and "Player 4" in caption
+    assert "thrown by Player 4 (North)" in page
