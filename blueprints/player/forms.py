@@ -2,7 +2,7 @@
 
 from flask_wtf import FlaskForm
 from wtforms import IntegerField
-from wtforms.validators import InputRequired, NumberRange
+from wtforms.validators import InputRequired, NumberRange, StopValidation
 
 NOT_A_NUMBER = "A player number is a whole number, like 12."
 
@@ -18,6 +18,13 @@ class PlainNumberField(IntegerField):
                 self.data = None
                 raise ValueError(NOT_A_NUMBER)
         super().process_formdata(valuelist)
+
+    def pre_validate(self, form):
+        """A number that could not be read has its one plain message already (from
+        process_formdata): the range check adds no second one, WTForms' "Not a valid
+        integer value." never shows."""
+        if self.process_errors:
+            raise StopValidation()
 
 
 class LookupForm(FlaskForm):

@@ -69,6 +69,17 @@ def round_in_play(tournament: Tournament) -> tuple[int | None, str]:
     return clock.round_no, "now"
 
 
+@dataclass(frozen=True)
+class GameLine:
+    """One game as the player reads it: how it ended for them, their points, and the
+    director's rulings on their seat ("-10 director's ruling: tile count")."""
+
+    number: int
+    label: str
+    points: int
+    rulings: tuple[str, ...] = ()
+
+
 @dataclass
 class Stop:
     """One round of a player's itinerary, with their points there once entered."""
@@ -77,14 +88,26 @@ class Stop:
     table_no: int
     seat: str
     planned: bool  # the round is not seated yet: from tournament.movement
-    games: list[tuple[int, str, int]] = field(default_factory=list)  # (game, label, points)
-    total: int | None = None
+    games: list[GameLine] = field(default_factory=list)
+    total: int | None = None  # None: no game entered (shown "–")
     initials: str = ""
     state: str = ""  # "", open, submitted, verified
 
     @property
     def seat_name(self) -> str:
         return SEAT_NAMES[self.seat]
+
+    @property
+    def provisional(self) -> bool:
+        """Points entered on a sheet the table has not submitted yet: they may change."""
+        return self.total is not None and self.state not in ("submitted", "verified")
+
+
+def _rulings(record: dict, seat: str) -> tuple[str, ...]:
+    from blueprints.table.service import ruling_label
+
+    return tuple(ruling_label(a["points"], a["reason"])
+                 for a in record.get("adjustments") or [] if a.get("seat") == seat)
 
 
 def _mine(record: dict, seat: str) -> str:
@@ -132,9 +155,10 @@ def itinerary(tournament: Tournament, player: Player) -> list[Stop]:
                                           state=state or "", initials=initials or "")
         if game_no is not None:
             points = {"E": points_e, "S": points_s, "W": points_w, "N": points_n}[seat]
-            stop.games.append((game_no, _mine(record, seat), points))
+            stop.games.append(GameLine(game_no, _mine(record, seat), points,
+                                       _rulings(record, seat)))
     for stop in known.values():
-        stop.total = sum(points for _, _, points in stop.games) if stop.games else None
+        stop.total = sum(game.points for game in stop.games) if stop.games else None
     tables = db.session.scalar(
         select(func.count(Table.id)).where(Table.tournament_id == tournament.id)) or 0
     stops: list[Stop] = []
