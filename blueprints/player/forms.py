@@ -1,7 +1,8 @@
-"""The player's seat lookup: a player number from the poster (a GET form, no secrets)."""
+"""The player's seat lookup (a player number from the poster) and the home page's
+tournament code box: GET forms, no secrets."""
 
 from flask_wtf import FlaskForm
-from wtforms import IntegerField
+from wtforms import IntegerField, StringField
 from wtforms.validators import InputRequired, NumberRange, StopValidation
 
 NOT_A_NUMBER = "A player number is a whole number, like 12."
@@ -34,4 +35,15 @@ class LookupForm(FlaskForm):
     number = PlainNumberField("Your player number", validators=[
         InputRequired("Type your player number, from your badge or the seating list."),
         NumberRange(min=1, max=9999, message=NOT_A_NUMBER),
+    ])
+
+
+class CodeForm(FlaskForm):
+    """The home page's "Tournament code" box (a GET form: it works without JavaScript)."""
+
+    class Meta:
+        csrf = False  # a read-only GET search
+
+    code = StringField("Tournament code", validators=[
+        InputRequired("Type the tournament's code, from the poster or the seating list."),
     ])

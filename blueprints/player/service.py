@@ -5,7 +5,7 @@ and their own scores as the tables entered them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import and_, func, or_, select
 
@@ -21,21 +21,32 @@ from models import (
     Table,
     Tournament,
     db,
+    utcnow,
 )
 from tournament.clock import ENDED, NOT_STARTED
 from tournament.movement import table_for
 
 
-def tournaments_in_progress(today: date | None = None) -> list[Tournament]:
-    """Tournaments running now: a round has started and the last has not ended, or
-    today falls within their dates (a day either side, for travel)."""
+def tournaments_in_progress(today: date | None = None,
+                            now: datetime | None = None) -> list[Tournament]:
+    """Tournaments on now: today falls within their dates (a day either side, for
+    travel; one date = a one-day tournament), or a round clock ran in the last 24 hours
+    (a round running now, or one ended or paused within the last day). Not every
+    tournament that ever started a round."""
+    now = now or utcnow()
     today = today or date.today()
-    started = select(Round.tournament_id).where(Round.started_at.is_not(None))
+    day_ago = now - timedelta(hours=24)
+    last_day = func.coalesce(Tournament.ends_on, Tournament.starts_on)
+    recent_clock = select(Round.tournament_id).where(
+        Round.started_at.is_not(None),
+        or_(Round.ended_at >= day_ago,
+            Round.ended_at.is_(None) & (Round.paused_at.is_(None) | (Round.paused_at >= day_ago))),
+    )
     return list(db.session.scalars(
         select(Tournament).where(or_(
-            Tournament.id.in_(started),
-            Tournament.starts_on.between(today - timedelta(days=1), today + timedelta(days=1)),
-            (Tournament.starts_on <= today) & (Tournament.ends_on >= today),
+            Tournament.id.in_(recent_clock),
+            (Tournament.starts_on <= today + timedelta(days=1))
+            & (last_day >= today - timedelta(days=1)),
         )).order_by(Tournament.starts_on, Tournament.name)
     ))
 

@@ -2,10 +2,10 @@
 the seat lookup (player number -> this round's table and seat, the whole itinerary,
 where to go next) and a player's own scoresheet. Read-only; no sign-in."""
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from . import service
-from .forms import LookupForm
+from .forms import CodeForm, LookupForm
 
 bp = Blueprint("player", __name__)
 
@@ -19,14 +19,37 @@ def _tournament(code):
 
 @bp.get("/")
 def home():
-    """The public home page: tournaments in progress and a way in for directors."""
-    return render_template("player/home.html", tournaments=service.tournaments_in_progress())
+    """The public home page: a tournament code box, the tournaments on now and a way in
+    for directors."""
+    return _home(CodeForm(formdata=None))
+
+
+def _home(form, status=200):
+    return render_template("player/home.html", form=form,
+                           tournaments=service.tournaments_in_progress()), status
+
+
+@bp.get("/p")
+def find():
+    """The home page's tournament code box (a GET form): to the tournament's public page,
+    or the home page again with the problem at the field."""
+    form = CodeForm(request.args, meta={"csrf": False})
+    if not form.validate():
+        return _home(form, 422)
+    tournament = service.tournament_by_code(form.code.data or "")
+    if tournament is None:
+        typed = form.code.data.strip()[:16]
+        form.code.errors = [f"No tournament has the code \u201c{typed}\u201d. Check the code "
+                            "on the poster or the seating list."]
+        return _home(form, 404)
+    return redirect(url_for("player.tournament", code=tournament.code), code=303)
 
 
 @bp.get("/p/<code>")
 def tournament(code):
     """A tournament's public page: seat lookup, standings, display."""
-    return render_template("player/tournament.html", tournament=_tournament(code))
+    return render_template("player/tournament.html", tournament=_tournament(code),
+                           form=LookupForm(formdata=None, meta={"csrf": False}))
 
 
 def _where(tournament, player):
