@@ -20,7 +20,7 @@ def test_table_page_shows_round_seats_next_tables_and_the_button(east):
     response = east.get()
     text = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert "Table 1" in text and "Round 1 of 2" in text
+    assert "Table 1" in text and "Your sheet: round 1 of 2" in text
     assert "Player 1" in text and "Player 4" in text
     assert "Next round: <strong>table 2</strong>" in text  # South moves down one (circular)
     assert "Enter game 1" in text

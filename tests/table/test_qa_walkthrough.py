@@ -9,7 +9,7 @@ import re
 import secrets
 
 from blueprints.table import service
-from models import db
+from models import Round, db, utcnow
 
 HX = {"HX-Request": "true"}
 
@@ -85,3 +85,34 @@ def test_sheet_headers_are_seat_and_number_with_full_names(east):
     caption = re.search(r"<caption>.*?</caption>", page, re.S).group(0)
     assert "Player 1" in caption and "Player 4" in caption
     assert "thrown by Player 4 (North)" in page
+
+
+# ---- P2-3: an earlier open sheet is flagged; the header and the clock agree -------------
+
+
+def _round(tournament, number):
+    return db.session.scalar(db.select(Round).where(Round.tournament_id == tournament.id,
+                                                    Round.number == number))
+
+
+def test_an_earlier_open_sheet_is_a_banner_and_the_header_names_each_round(east, tnt):
+    from blueprints.director.service import ensure_round
+
+    east.save(1, outcome="wall")
+    ensure_round(tnt, 2)
+    db.session.flush()
+    rnd1, rnd2 = _round(tnt, 1), _round(tnt, 2)
+    rnd1.started_at = rnd1.ended_at = utcnow()
+    rnd2.started_at = utcnow()
+    db.session.commit()
+    page = text_of(east.get())  # round 2 is running: the table plays round 2
+    assert "Your sheet: round 2 of 2" in page
+    banner = re.search(r'<p class="banner banner-earlier">(.*?)</p>', page, re.S).group(1)
+    assert "round 1 sheet is not submitted yet" in banner
+    assert "r=1" in banner and f"k={east.table.token}" in banner
+    # round 2 ends with round 1 still open: the page is round 1's sheet, the clock round 2
+    rnd2.ended_at = utcnow()
+    db.session.commit()
+    page = text_of(east.get())
+    assert "Your sheet: round 1 of 2 · Clock: round 2" in page
+    assert "the clock below is for round 2" in page
