@@ -8,6 +8,8 @@ from flask import (
     Response,
     abort,
     flash,
+    has_request_context,
+    make_response,
     redirect,
     render_template,
     request,
@@ -43,9 +45,31 @@ def table_page_url(table) -> str:
                    k=table.token)
 
 
-def table_call_context(table, form: CallForm | None = None, error: str | None = None) -> dict:
-    """Everything the table's call bar shows, read from the database."""
+# The ended calls this phone has said "OK" to (ids, newest last), so its bar is back to
+# the button. A cookie, not a column: each phone at the table dismisses for itself.
+DISMISSED_COOKIE = "calls_ok"
+DISMISSED_KEEP = 20
+
+
+def _dismissed() -> list[int]:
+    raw = request.cookies.get(DISMISSED_COOKIE, "") if has_request_context() else ""
+    return [int(part) for part in raw.split(".") if part.isdigit() and len(part) < 12]
+
+
+def shown_call(table, dismissed: int | None = None):
+    """The call the table's bar shows on this phone: the table's call, unless it is an
+    ended call this phone has said "OK" to (or `dismissed`, said just now)."""
     call = service.table_call(table)
+    if call is not None and call.state not in service.OPEN_STATES \
+            and (call.id == dismissed or call.id in _dismissed()):
+        return None
+    return call
+
+
+def table_call_context(table, form: CallForm | None = None, error: str | None = None,
+                       dismissed: int | None = None) -> dict:
+    """Everything the table's call bar shows, read from the database."""
+    call = shown_call(table, dismissed)
     return {
         "call": call,
         "version": service.table_version(call),
@@ -97,8 +121,7 @@ def _table_or_404(code: str, number: int):
 def table_state(code, number):
     """The table's call bar (htmx: only the bar, 204 while the version it shows is current)."""
     table = _table_or_404(code, number)
-    if wants_partial() and request.args.get("v") == service.table_version(
-            service.table_call(table)):
+    if wants_partial() and request.args.get("v") == service.table_version(shown_call(table)):
         return "", 204
     return _render_table(table)
 
@@ -134,6 +157,29 @@ def cancel(code, number):
     if wants_partial():
         return _render_table(table)
     return redirect(table_page_url(table))
+
+
+@bp.post("/t/<code>/<int:number>/ok")
+def dismiss(code, number):
+    """ "OK" on a ruling (or a cancelled call): this phone's bar goes back to the button.
+    Only an ended call of this table can be dismissed; anything else shows the bar as it
+    is (nothing to hide, nothing changed)."""
+    table = _table_or_404(code, number)
+    call = service.table_call(table)
+    call_id = request.form.get("call_id", type=int)
+    ended = call is not None and call.id == call_id and call.state not in service.OPEN_STATES
+    if wants_partial():
+        # The cookie is set by this answer; the bar drawn now already honours it.
+        response = _render_table(table, dismissed=call.id if ended else None)
+    else:
+        response = redirect(table_page_url(table))
+    if ended:
+        ids = [i for i in _dismissed() if i != call.id][-(DISMISSED_KEEP - 1):] + [call.id]
+        response = make_response(response)
+        response.set_cookie(DISMISSED_COOKIE, ".".join(map(str, ids)),
+                            max_age=int(service.RECENT.total_seconds()) + 60, path="/",
+                            httponly=True, samesite="Lax", secure=request.is_secure)
+    return response
 
 
 # ---------------------------------------------------------------- the staff

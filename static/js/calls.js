@@ -126,7 +126,22 @@
     tick();
   });
 
+  // The page keeps room below equal to the table's bar (calls.css reads the variable), so
+  // the fixed bar never covers the end of the sheet, whatever state it shows.
+  function fitBar() {
+    var bar = document.querySelector(".call-bar");
+    if (!bar) { return; }
+    var measure = function () {
+      document.documentElement.style.setProperty(
+        "--call-bar-height", Math.ceil(bar.getBoundingClientRect().height) + "px");
+    };
+    measure();
+    if (window.ResizeObserver) { new ResizeObserver(measure).observe(bar); }
+    else { document.addEventListener("htmx:afterSettle", measure); }
+  }
+
   function start() {
+    fitBar();
     setUpSound();
     tick();
     setInterval(tick, 1000);

@@ -179,7 +179,7 @@ def test_the_table_sees_the_director_on_the_way_then_the_ruling(client, table, t
     service.resolve_call(call, director, "North's hand is dead.")
     html = client.get(table_url(), headers=HX).get_data(as_text=True)
     assert "Resolved:" in html and "North&#39;s hand is dead." in html
-    assert "Call the director" in html  # a new call is possible
+    assert ">OK</button>" in html  # one line: OK brings back the button for a new call
 
 
 def test_waiting_time_comes_from_the_server(client, table, table_url, place):
@@ -254,3 +254,84 @@ def test_a_rotated_token_stops_the_bar_in_place(client, table, table_url):
     html = response.get_data(as_text=True)
     assert 'id="table-call"' in html and "no longer valid" in html
     assert "hx-trigger" not in html and "<html" not in html
+
+
+# ---- QA P3-7: one message at a time; the ruling on one line with OK ------------------------
+
+def test_an_unclaimed_call_says_the_director_has_been_called_only(client, table, table_url):
+    html = client.post(table_url(), data={"reason": "tile_count"}, headers=HX).get_data(
+        as_text=True)
+    assert "The director has been called" in html and "(tile count)" in html
+    assert "Please wait at the table" in html
+    assert "has your call" not in html  # nobody has claimed it yet
+    assert "stay at the table" not in html
+    assert ('data-announce="The director has been called. Please wait at the table."'
+            in html)
+
+
+def test_once_claimed_the_director_has_your_call(client, table, table_url, place, director):
+    call = place(reason="tile_count")
+    service.claim_call(call, director)
+    html = client.get(table_url(), headers=HX).get_data(as_text=True)
+    assert "Ann Director is on the way" in html
+    assert "The director has your call (tile count). Please stay at the table." in html
+    assert "has been called" not in html and "Please wait" not in html
+    assert 'data-announce="Ann Director is on the way. The director has your call."' in html
+
+
+def test_a_ruling_is_one_line_with_ok_and_no_call_form(client, table, table_url, place,
+                                                        director):
+    call = place()
+    service.resolve_call(call, director, "Play on")
+    html = client.get(table_url(), headers=HX).get_data(as_text=True)
+    assert "call-resolved" in html and "Resolved:</strong> Play on" in html
+    assert ">OK</button>" in html
+    assert "Call the director</button>" not in html and "Add a reason" not in html
+
+
+def test_ok_without_javascript_hides_the_ruling_on_this_phone(app, client, table, table_url,
+                                                              tournament, place, director):
+    call = place()
+    service.resolve_call(call, director, "Play on")
+    response = client.post(table_url("/ok"), data={"call_id": call.id})
+    assert response.status_code == 302
+    assert f"/t/{tournament.code}/{table.number}" in response.headers["Location"]
+    assert "calls_ok=" in response.headers["Set-Cookie"]
+    html = client.get(table_url()).get_data(as_text=True)
+    assert "Resolved" not in html and "Call the director</button>" in html
+    # Its poll is quiet while it shows the button.
+    assert client.get(table_url() + "&v=none", headers=HX).status_code == 204
+    # Another phone at the table still sees the ruling until it says OK too.
+    other = app.test_client()
+    assert "Resolved:" in other.get(table_url(), headers=HX).get_data(as_text=True)
+    # Nothing changed in the database.
+    db.session.expire_all()
+    assert db.session.get(DirectorCall, call.id).state == "resolved"
+
+
+def test_ok_with_htmx_answers_with_the_button(client, table, table_url, place, director):
+    call = place()
+    service.resolve_call(call, director, "Play on")
+    response = client.post(table_url("/ok"), data={"call_id": call.id}, headers=HX)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "Resolved" not in html and "Call the director</button>" in html
+    assert 'data-version="none"' in html
+    assert "calls_ok=" in response.headers["Set-Cookie"]
+
+
+def test_ok_on_an_open_call_hides_nothing(client, table, table_url, place):
+    call = place()
+    response = client.post(table_url("/ok"), data={"call_id": call.id}, headers=HX)
+    assert response.status_code == 200
+    assert "Set-Cookie" not in response.headers or "calls_ok" not in response.headers[
+        "Set-Cookie"]
+    assert "Cancel the call" in response.get_data(as_text=True)
+
+
+def test_a_new_call_after_ok_shows_again(client, table, table_url, place, director):
+    call = place()
+    service.resolve_call(call, director, "Play on")
+    client.post(table_url("/ok"), data={"call_id": call.id})
+    html = client.post(table_url(), data={}, headers=HX).get_data(as_text=True)
+    assert "The director has been called" in html
