@@ -428,3 +428,13 @@ def test_two_sheet_conflicts_in_a_row_are_a_plain_409_and_change_nothing(
     assert "sheet changed at the same moment" in response.get_data(as_text=True)
     assert fresh(call).state == "open" and fresh(call).version == 1
     assert call_audit(tournament) == ["call.place"]
+
+
+def test_history_landmarks_have_unique_names(client, tournament, director):
+    """QA P3-16 (axe landmark-unique): the scrolling box of the waits table is a region of
+    its own name, not a second "Waits per round" beside its section."""
+    call, _ = service.place_call(tournament.tables[0], "ruling")
+    service.resolve_call(call, director, "Play on")
+    html = client.get(queue_url(tournament, "/history")).get_data(as_text=True)
+    assert html.count('aria-labelledby="waits-heading"') == 1
+    assert 'role="region" aria-label="Table of waits per round' in html
