@@ -201,6 +201,13 @@ class Board:
     def main(self) -> CompetitionTable:
         return self.tables[0]
 
+    def has_results(self, table: CompetitionTable, provisional: bool = False) -> bool:
+        """Whether any game counts in `table` yet (submitted sheets; with `provisional`, any
+        entered game). Before that every player would show as tied first with X, so the
+        pages say "No results yet" instead."""
+        games = self.results.entered if provisional else self.results.official
+        return any(table.first_round <= game.round_no <= table.last_round for game in games)
+
 
 def competition_key(competition: Competition) -> str:
     return f"competition:{competition.id}"
@@ -306,18 +313,26 @@ def board(tournament: Tournament, *, with_tiebreaks: bool = True,
     return Board(tournament, results, tables, results.open_games)
 
 
-def leaders(tournament: Tournament, count: int = 10) -> list[Line]:
-    """The top `count` lines of the main standings from submitted sheets; players tied at
-    the cut are all shown (up to twice `count`). Empty before any sheet is submitted."""
+class Leaders(list):
+    """The leaders' lines (a list), and how many more players share the last line's rank
+    without being shown (`more_tied`: the page says "and N more tied")."""
+
+    def __init__(self, lines=(), more_tied: int = 0):
+        super().__init__(lines)
+        self.more_tied = more_tied
+
+
+def leaders(tournament: Tournament, count: int = 10) -> Leaders:
+    """At most `count` top lines of the main standings from submitted sheets; players tied
+    with the last one shown are counted in `more_tied`, not listed (a big screen has room
+    for `count` lines). Empty before any sheet is submitted ("No results yet")."""
     board_ = board(tournament, provisional=False)
     if not board_.results.official:
-        return []
+        return Leaders()
     lines = board_.main.lines
-    if len(lines) <= count:
-        return lines
-    cut = lines[count - 1].rank
-    with_ties = [line for line in lines if line.rank <= cut]
-    return with_ties if len(with_ties) <= 2 * count else lines[:count]
+    shown = lines[:count]
+    cut = shown[-1].rank if shown else None
+    return Leaders(shown, sum(1 for line in lines[count:] if line.rank == cut))
 
 
 def results_version(tournament: Tournament) -> str:

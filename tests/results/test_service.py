@@ -172,6 +172,8 @@ def test_leaders_are_empty_before_any_submission_then_the_top(tournament):
     leaders = service.leaders(tournament, 3)
     assert leaders[0].player.number == 1
     assert len(leaders) == 3                          # 31 tied at 0 is too many to show
+    assert leaders.more_tied == sum(1 for line in service.board(tournament).main.lines
+                                    if line.rank == leaders[-1].rank) - 2
 
 
 def test_player_history_running_total_and_rank(tournament):

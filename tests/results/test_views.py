@@ -175,11 +175,38 @@ def test_player_history_include_draws_an_svg_without_style_attributes(app, tourn
 
 
 def test_leaders_include_for_the_big_screen(app, tournament):
-    assert "appear once the first sheets" in render_include(
-        app, "results/_leaders.html", tournament=tournament)
+    html = render_include(app, "results/_leaders.html", tournament=tournament)
+    assert "No results yet" in html and "<li>" not in html
     add_sheet(tournament, 1, 1, [win("E")])
     html = render_include(app, "results/_leaders.html", tournament=tournament)
     assert "Player 1" in html and html.count("<li>") == 10
+    assert "No results yet" not in html
+
+
+def test_leaders_are_capped_at_the_count_with_the_rest_of_the_tie_counted(app, tournament):
+    """QA P3-10: one table's sheet in, 31 players tied at X: ten lines, then "and N more"."""
+    add_sheet(tournament, 1, 1, [win("E")])      # only East of table 1 scores
+    html = render_include(app, "results/_leaders.html", tournament=tournament)
+    assert html.count("<li>") == 10
+    # Player 1 first, then 31 at X (9 of them shown): 22 more tied.
+    assert "and 22 more tied" in html
+
+
+def test_public_standings_say_no_results_yet_before_any_sheet(app, tournament):
+    """QA P3-10: not 32 players all "1=" with X."""
+    client = app.test_client()
+    html = client.get(f"/results/{tournament.code}").get_data(as_text=True)
+    assert "No results yet" in html
+    assert "<abbr" not in html and "Player 1<" not in html
+    add_sheet(tournament, 1, 2, [win("E")], state="open")
+    html = client.get(f"/results/{tournament.code}").get_data(as_text=True)
+    assert "No results yet" in html and "1 game entered at tables" in html
+    provisional = client.get(f"/results/{tournament.code}?view=provisional").get_data(
+        as_text=True)
+    assert "No results yet" not in provisional and "35" in provisional
+    add_sheet(tournament, 1, 1, [win("E")])
+    html = client.get(f"/results/{tournament.code}").get_data(as_text=True)
+    assert "No results yet" not in html and "Player 1<" in html
 
 
 def test_competition_tabs_show_the_mini_tournament_apart(app, director):
