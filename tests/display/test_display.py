@@ -114,3 +114,22 @@ def test_cleared_announcements_are_not_shown(client, tournament):
     db.session.commit()
     page = client.get(f"/display/{tournament.code}").get_data(as_text=True)
     assert "Fresh news" in page and "Old news" not in page
+
+
+def test_the_big_screen_says_no_results_yet_then_caps_the_leaders(client, tournament):
+    """QA P3-10: not every player tied first with X before any sheet is in; then at most
+    ten lines and "and N more tied"."""
+    html = client.get(f"/display/{tournament.code}").get_data(as_text=True)
+    assert "No results yet" in html and "leaders-list" not in html
+    games_on(tournament, 1, 1, 4, state="submitted")       # four wall games: all at X
+    html = client.get(f"/display/{tournament.code}").get_data(as_text=True)
+    assert "No results yet" not in html
+    assert html.count('<span class="leader-rank">') == 10
+    assert "and 22 more tied" in html
+
+
+def test_the_big_screen_has_one_leaders_region(client, tournament):
+    """QA P3-16: the board's box around the leaders is not a second region "Leaders"."""
+    html = client.get(f"/display/{tournament.code}").get_data(as_text=True)
+    assert 'aria-label="Leaders"' not in html
+    assert html.count('aria-labelledby="leaders-title"') == 1
