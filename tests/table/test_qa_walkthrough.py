@@ -9,7 +9,7 @@ import re
 import secrets
 
 from blueprints.table import service
-from models import Round, db, utcnow
+from models import Round, User, db, utcnow
 
 HX = {"HX-Request": "true"}
 
@@ -116,3 +116,41 @@ def test_an_earlier_open_sheet_is_a_banner_and_the_header_names_each_round(east,
     page = text_of(east.get())
     assert "Your sheet: round 1 of 2 · Clock: round 2" in page
     assert "the clock below is for round 2" in page
+
+
+# ---- P2-5: the initials label names the person, worded from the rule set ----------------
+
+
+def _wall_preview(client, preset, code):
+    from tests.conftest import make_tournament
+    from tests.table.conftest import TableClient
+
+    director = db.session.scalar(db.select(User))
+    tournament = make_tournament(director, players=8, rounds=2, preset=preset, code=code,
+                                 name=f"{preset} open")
+    east = TableClient(client, tournament)
+    page = text_of(east.post("/game/preview", entry_form(east, game_no=1, outcome="wall"),
+                             headers=HX))
+    label = re.search(r'<label for="initials">(.*?)</label>', page, re.S).group(1)
+    return " ".join(label.split()), page
+
+
+def test_initials_label_names_the_signer_and_the_game(client, director):
+    label, page = _wall_preview(client, "tnt", "QATNT1")
+    assert label == "Player 3 (West) initials game 1"
+    assert "Every player checks" not in page and "table guide" not in page
+
+
+def test_destination_adds_every_player_checks_their_own_score(client, director):
+    label, page = _wall_preview(client, "destination", "QADST1")
+    assert label == "Player 3 (West) initials game 1"
+    assert "Every player checks their own score too." in page
+
+
+def test_hidden_tile_keeps_the_signer_and_mentions_the_table_guide(client, director):
+    label, page = _wall_preview(client, "hidden-tile", "QAHTM1")
+    assert label == "Player 3 (West) initials game 1"
+    assert "A table guide also checks the round." in page
+    label, page = _wall_preview(client, "rules-of-the-road", "QAROR1")
+    assert label == "Player 3 (West) initials game 1"
+    assert "table guide" not in page and "Every player checks" not in page
