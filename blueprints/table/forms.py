@@ -254,7 +254,8 @@ class SubmitForm(VersionedForm):
 
 
 class TimeCalledForm(VersionedForm):
-    pass
+    # The second step, in the same form (works without JavaScript): ticked on purpose.
+    confirm = BooleanField("Yes, the director called time")
 
 
 class VerifyForm(VersionedForm):

@@ -181,10 +181,13 @@ def _render_entry(status: int = 200, **context):
 
 def _page_context(table, view, clock_state: str | None = None):
     rnd = view.round
+    clock_state = clock_state or service.clock_state(rnd)
     return dict(
         tournament=table.tournament, table=table, view=view,
         next_tables=service.next_tables(rnd, table),
-        clock_state=clock_state or service.clock_state(rnd),
+        clock_state=clock_state,
+        # the time-called form is offered up front only once this round's time is up
+        time_up=clock_state in ("time_up", "ended"),
         page_url=_link("table.page", table, rnd.number),
         entry_url=_link("table.entry", table, rnd.number),
         review_url=_link("table.review", table, rnd.number),
@@ -339,6 +342,8 @@ def time_called(code, number):
     form = TimeCalledForm()
     form.validate_on_submit()
     review_url = _link("table.review", table, rnd.number)
+    if not form.confirm.data:
+        return _review(table, rnd, status=422, errors={"time": TIME_NOT_CONFIRMED})
     try:
         service.record_time_called(table, rnd, version=form.version.data or 0,
                                    key=form.request_key.data, actor=_east(table, rnd))
@@ -347,6 +352,10 @@ def time_called(code, number):
     except (service.StaleSheet, service.SheetError) as error:
         return _review(table, rnd, status=409, conflict=getattr(error, "message", CONFLICT))
     return _done(review_url, "The remaining games are recorded as time called.")
+
+
+TIME_NOT_CONFIRMED = ("Nothing was recorded. Tick \u201cYes, the director called time\u201d "
+                      "first, then tap the button again.")
 
 
 def _review(table, rnd, *, status=200, errors=None, conflict=None, forms=None):

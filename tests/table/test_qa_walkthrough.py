@@ -154,3 +154,65 @@ def test_hidden_tile_keeps_the_signer_and_mentions_the_table_guide(client, direc
     label, page = _wall_preview(client, "rules-of-the-road", "QAROR1")
     assert label == "Player 3 (West) initials game 1"
     assert "table guide" not in page and "Every player checks" not in page
+
+
+# ---- P3-15: time called needs a tick, says what it does, and waits under a fold ---------
+
+
+def _time_form(east, **extra):
+    return {"round_no": 1, "version": east.version(), "request_key": secrets.token_urlsafe(8),
+            **extra}
+
+
+def test_time_called_without_the_tick_is_refused_and_changes_nothing(east):
+    east.save(1, outcome="wall")
+    version = east.version()
+    response = east.post("/time", _time_form(east))
+    page = text_of(response)
+    assert response.status_code == 422
+    assert "Nothing was recorded. Tick “Yes, the director called time” first" in page
+    assert 'id="err-time"' in page and 'aria-describedby="err-time"' in page
+    assert len(east.sheet().games) == 1 and east.version() == version
+    assert east.post("/time", _time_form(east, confirm="y")).status_code == 303
+    assert len(east.sheet().games) == 4
+
+
+def test_time_called_waits_under_a_fold_until_time_is_up(east):
+    east.save(1, outcome="wall")
+    page = text_of(east.get())
+    assert "Yes, the director called time" not in page  # the table page: only when time is up
+    review = text_of(east.get("/review"))
+    fold = re.search(r'<details class="more time-fold" id="time-called">.*?</details>', review,
+                     re.S).group(0)
+    assert "Record games 2–4 as time called" in fold and "Yes, the director called time" in fold
+    rnd = db.session.scalar(db.select(Round).where(Round.tournament_id == east.tournament.id,
+                                                   Round.number == 1))
+    rnd.started_at = utcnow().replace(year=2020)
+    rnd.duration_seconds = 60
+    db.session.commit()
+    for page in (text_of(east.get()), text_of(east.get("/review"))):
+        assert '<div class="banner banner-time" id="time-called">' in page
+        assert "Time is up." in page and "time-fold" not in page
+
+
+def test_hidden_tile_says_the_whole_round_scores_0(east_htm):
+    east_htm.save(1, outcome="wall")
+    review = text_of(east_htm.get("/review"))
+    assert "Under Hidden Tile rules the whole round then scores 0" in review
+
+
+# ---- P3-16: the review page's forms never repeat an id ----------------------------------
+
+
+def test_the_review_page_repeats_no_id(east):
+    for number in range(1, 5):
+        east.save(number, outcome="wall")
+    review = east.get("/review").get_data(as_text=True)
+    ids = re.findall(r'\sid="([^"]+)"', review)
+    repeated = {i for i in ids if ids.count(i) > 1}
+    assert not repeated, repeated
+    assert 'id="initials-E-version"' in review and 'id="submit-version"' in review
+    east.save(4, outcome="wall")  # (a correction: the round stays complete)
+    partial = east.client.get(east.url("/review"), headers=HX).get_data(as_text=True)
+    ids = re.findall(r'\sid="([^"]+)"', partial)
+    assert len(ids) == len(set(ids))

@@ -36,7 +36,7 @@ def initial_all(east):
 
 def test_time_called_scores_that_game_zero_under_tnt(east):
     east.save(1, outcome="wall")
-    response = east.post("/time", form(east))
+    response = east.post("/time", form(east, confirm="y"))
     assert response.status_code == 303
     rows = games(east)
     assert [g.number for g in rows] == [1, 2, 3, 4]
@@ -199,6 +199,7 @@ def test_the_rendered_forms_carry_version_key_and_round(east):
     html = east.get("/review").get_data(as_text=True)
     action, fields = posted_form(html, "/time")
     assert {"version", "request_key", "round_no"} <= set(fields), fields
+    fields["confirm"] = "y"  # East ticks "Yes, the director called time"
     assert east.client.post(action, data=fields).status_code == 303
     assert len(games(east)) == 4
     html = east.get("/review").get_data(as_text=True)
