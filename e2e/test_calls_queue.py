@@ -12,6 +12,7 @@ import re
 from playwright.sync_api import expect
 
 from e2e.conftest import assert_accessible, screenshot, sign_in
+from e2e.test_clock_live import assert_landmarks_unique
 
 POLL = 2  # E2E_POLL_SECONDS
 WITHIN_ONE_POLL = (POLL + 3) * 1000
@@ -69,6 +70,9 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
     screenshot(table, "calls-table-before")
     call_button.click()
     expect(table.locator("#table-call")).to_contain_text("Waiting 0:0")
+    # Nobody has claimed it yet: one message, "has been called", not "has your call".
+    expect(table.locator("#table-call")).to_contain_text("The director has been called")
+    expect(table.locator(".call-bar")).not_to_contain_text("has your call")
     expect(table.get_by_role("button", name="Cancel the call")).to_be_visible()
 
     # Both directors see it within one poll, with the reason, the note and the wait.
@@ -96,7 +100,8 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
     expect(table.locator("#table-call")).to_contain_text("Dee Director is on the way",
                                                          timeout=WITHIN_ONE_POLL)
     expect(table.locator('[data-announcer="table-call"]')).to_have_text(
-        "Dee Director is on the way.")
+        "Dee Director is on the way. The director has your call.")
+    expect(table.locator(".call-bar")).not_to_contain_text("has been called")
     screenshot(dee, "calls-queue-claimed")
     screenshot(table, "calls-table-on-the-way")
     assert_accessible(table)
@@ -115,11 +120,28 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
     expect(cy.get_by_role("heading", name="No open calls")).to_be_visible(
         timeout=WITHIN_ONE_POLL)
 
-    # The table sees the ruling, and can call again.
+    # The table sees the ruling on one line, the page keeps room below equal to the bar,
+    # and OK brings back the button to call again (QA P3-7).
     expect(table.locator("#table-call")).to_contain_text(f"Resolved: {ruling}",
                                                          timeout=WITHIN_ONE_POLL)
-    expect(table.get_by_role("button", name="Call the director")).to_be_visible()
     screenshot(table, "calls-table-resolved")
+    assert_accessible(table)
+    bar = table.locator(".call-bar")
+    assert bar.bounding_box()["height"] <= 90     # one line (was ~210 of 844 px)
+    table.wait_for_function("""() => {
+        const bar = document.querySelector(".call-bar").getBoundingClientRect().height;
+        const room = parseFloat(getComputedStyle(document.body).paddingBottom);
+        return Math.abs(room - bar) <= 1;
+    }""")
+    # Scrolled to the end, nothing of the page is under the bar.
+    table.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    last = table.locator("main > *").last.bounding_box()
+    assert last["y"] + last["height"] <= bar.bounding_box()["y"] + 1
+    table.get_by_role("button", name="OK").click()
+    expect(table.get_by_role("button", name="Call the director")).to_be_visible()
+    expect(table.locator("#table-call")).not_to_contain_text("Resolved")
+    table.reload()  # the OK holds for this phone
+    expect(table.get_by_role("button", name="Call the director")).to_be_visible()
 
     # The table's sheet shows the adjustment and its reason.
     dee.goto(f"{live_server.url}/t/director/{t['id']}/1/1")
@@ -133,6 +155,7 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
     expect(dee.locator(".history-item")).to_contain_text("by Dee Director")
     screenshot(dee, "calls-history")
     assert_accessible(dee)
+    assert_landmarks_unique(dee)
 
     # The database agrees.
     from sqlalchemy import select

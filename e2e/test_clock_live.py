@@ -41,6 +41,16 @@ def seed(live_server, director_email):
                 "token": tournament.tables[0].token}
 
 
+def assert_landmarks_unique(page) -> None:
+    """axe's landmark-unique (a best practice, so not in assert_accessible's WCAG tags):
+    no two landmarks of one role share a name (QA P3-16)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"runOnly": {"type": "rule",
+                                                   "values": ["landmark-unique"]}})
+    assert not results.response["violations"], results.generate_report()
+
+
 def clock_time(page) -> str:
     return page.locator("#clock [data-clock-time]").inner_text().strip()
 
@@ -72,6 +82,10 @@ def test_director_runs_the_clock_and_every_screen_follows(live_server, director_
     try:
         display.goto(f"{live_server.url}/display/{t['code']}")
         expect(display.get_by_text("Find your seat for round 1.")).to_be_visible()
+        # No sheet is in yet: no list of everyone tied first with X (QA P3-10).
+        expect(display.locator(".leaders")).to_contain_text("No results yet")
+        expect(display.locator(".leaders-list")).to_have_count(0)
+        assert_landmarks_unique(display)
         sound = display.get_by_role("button", name="Tap to enable sound")
         sound.click()
         expect(display.get_by_role("button", name="Sound on (tap to mute)")).to_have_attribute(
@@ -153,7 +167,19 @@ def test_director_runs_the_clock_and_every_screen_follows(live_server, director_
             "East stays, North up 1, West up 2, South down 1")
         screenshot(display, "clock-display-between-rounds")
         assert_accessible(display)
+        assert_landmarks_unique(display)
+        # Before seating round 2 the console says which tables have not submitted round 1
+        # (none has), beside the button; seating is still the director's call (QA P2-3).
+        warning = director.locator("#unsubmitted-warning")
+        expect(warning).to_contain_text(
+            "4 tables have not submitted round 1: tables 1, 2, 3 and 4.")
+        seat = director.get_by_role("button", name="Seat round 2")
+        expect(seat).to_have_attribute("aria-describedby", "unsubmitted-warning")
         screenshot(director, "clock-console-ended")
+        assert_accessible(director)
+        seat.click()
+        expect(director.get_by_role("button", name="Start round 2")).to_be_visible()
+        expect(warning).to_contain_text("4 tables have not submitted round 1")
         assert_accessible(director)
     finally:
         big.close()
