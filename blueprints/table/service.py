@@ -632,6 +632,16 @@ def _merge_pending(sheet: Scoresheet, number: int, record_: dict[str, Any]) -> d
     return merged
 
 
+def _rules_locked(table: Table) -> Tournament:
+    """The table's tournament, re-read (populate_existing: never the rules an earlier
+    read left in the session) with its row locked FOR SHARE until the write commits."""
+    return db.session.scalars(
+        select(Tournament).where(Tournament.id == table.tournament_id)
+        .with_for_update(read=True)
+        .execution_options(populate_existing=True)
+    ).one()
+
+
 @one_transaction
 def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any], *,
               initials: str, note: str = "", version: int | None, key: str | None,
@@ -644,8 +654,13 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     and every game's effective points, and audits before/after, all in one transaction.
     A director (`director=True`) may change a submitted sheet, with a written reason.
     `expect_new`: the form entered a new game, so an existing game `number` (saved from
-    another phone meanwhile) is a conflict, never overwritten."""
-    tournament = table.tournament
+    another phone meanwhile) is a conflict, never overwritten.
+
+    The rules are read from the tournament row locked FOR SHARE (PostgreSQL; SQLite has
+    no row locks and its write lock serialises writers anyway): a director's rules edit
+    committing meanwhile waits for this save, or this save reads the edited rules; the
+    game is never scored under rules that are no longer the tournament's."""
+    tournament = _rules_locked(table)
     rules = rules_of(tournament)
     sheet = ensure_sheet(round_, table)
     if _applied(key):

@@ -9,7 +9,7 @@ import re
 import secrets
 
 from blueprints.table import service
-from models import Round, User, db, utcnow
+from models import Round, Tournament, User, db, utcnow
 
 HX = {"HX-Request": "true"}
 
@@ -216,3 +216,26 @@ def test_the_review_page_repeats_no_id(east):
     partial = east.client.get(east.url("/review"), headers=HX).get_data(as_text=True)
     ids = re.findall(r'\sid="([^"]+)"', partial)
     assert len(ids) == len(set(ids))
+
+
+# ---- review: save_game reads the rules from the tournament row, locked for share --------
+
+
+def test_save_game_scores_under_the_rules_stored_now_not_a_stale_copy(east):
+    from sqlalchemy import update
+
+    from tests.table.conftest import count_queries
+
+    tournament = east.table.tournament
+    assert tournament.rules["wall_game_points"] == 10
+    # a director's rules edit committed from elsewhere: this session still holds 10
+    db.session.execute(update(Tournament).where(Tournament.id == tournament.id)
+                       .values(rules=dict(tournament.rules, wall_game_points=5))
+                       .execution_options(synchronize_session=False))
+    rnd = db.session.scalar(db.select(Round).where(Round.tournament_id == tournament.id,
+                                                   Round.number == 1))
+    with count_queries() as queries:
+        sheet = service.save_game(east.table, rnd, 1, {"outcome": "wall"}, initials="WW",
+                                  version=1, key=secrets.token_urlsafe(8))
+    assert sheet.games[0].points == dict.fromkeys("ESWN", 5)
+    assert any(re.search(r"FROM tournament\b(?!_)", q) for q in queries.statements)
