@@ -361,6 +361,7 @@ def test_seating_the_next_round_warns_about_unsubmitted_sheets(client, tournamen
     # Near the button, and the director still decides: the button is there and works.
     assert page.index("have not submitted") < page.index("Seat round 2")
     assert 'aria-describedby="unsubmitted-warning"' in page
+    assert 'id="unsubmitted-warning"' in page and "&lt;div" not in page
     response = client.post(url(tournament, "seat"), data={"seat-round_no": 2})
     assert response.status_code == 303
     page = client.get(url(tournament)).get_data(as_text=True)
