@@ -63,7 +63,7 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
     table_url = f"{live_server.url}/t/{code}/1?k={token}"
     page.goto(table_url)
     expect(page.get_by_role("heading", level=1)).to_contain_text("Table 1")
-    expect(page.get_by_text("Ruth Abrams")).to_be_visible()
+    expect(page.get_by_text("Ruth Abrams", exact=True)).to_be_visible()
     screenshot(page, f"table-{numbers['key']}-page")
     assert_accessible(page)
 
