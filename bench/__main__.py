@@ -226,6 +226,7 @@ async def run(args) -> str:
                    f"**{poll_rps:.0f} req/s = {poll_rps / floor_rps:.2f} x floor** "
                    f"(target >= 0.5), {poll_errors} errors", ""]
 
+        sizes = await flows.page_sizes(url, seed)  # before the round end: entry pages exist
         stats = Stats()
         await flows.round_end(url, seed, stats, args, Client)
         stats.ended = time.monotonic()
@@ -240,8 +241,8 @@ async def run(args) -> str:
             report += [f"- {label}: `{text}`" for label, text in stats.error_examples.items()]
         save = sorted(stats.samples.get("save game", []) + stats.samples.get("submit", []))
         report += ["", f"Score save and submit p95: **{pct(save, 95):.0f} ms** (target < 150)", ""]
-        report += ["## Page sizes (gzip, including htmx, CSS and JS)", ""]
-        report += await flows.page_sizes(url, seed)
+        report += ["## Page sizes on the wire (first visit, including htmx, CSS and JS)", ""]
+        report += sizes
 
     report += ["", "## Database check", ""]
     report += flows.check_database(database_url, seed)
