@@ -113,11 +113,11 @@ def create_app(config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a 600-row CSV is ~20 KB
         COMPRESS_MIMETYPES=["text/html", "text/css", "text/javascript", "application/javascript",
                             "text/csv", "application/json", "image/svg+xml"],
-        # Static files are streamed; Flask-Compress streams br and deflate, not gzip. Plain
-        # HTTP (a venue laptop) gets deflate, HTTPS browsers br.
-        COMPRESS_ALGORITHM_STREAMING=["br", "deflate"],
-        COMPRESS_ALGORITHM=["br", "gzip", "deflate"],
-        COMPRESS_BR_LEVEL=5,  # within 8% of the best size at 1/30 of the CPU (bench/)
+        # Static files are streamed; Flask-Compress streams deflate, not gzip.
+        COMPRESS_ALGORITHM_STREAMING=["deflate"],
+        # gzip and deflate only (zlib): a benchmark run that also offered brotli lost a
+        # worker to a SIGSEGV under many threads; zlib costs ~1 KB more on htmx.
+        COMPRESS_ALGORITHM=["gzip", "deflate"],
         # Static files carry ?v=<mtime> (see register_template_helpers), so phones may keep
         # them for a year: a page load costs no asset requests at all, even conditional ones.
         SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,

@@ -201,6 +201,7 @@ async def run(args) -> str:
     workdir = Path(tempfile.mkdtemp(prefix="mahjtable-bench-"))
     database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{workdir / 'bench.db'}"
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench",
+           "PYTHONFAULTHANDLER": "1",  # a crashing worker prints where it crashed
            "POLL_SECONDS": str(args.poll)}
     env.pop("BASE_URL", None)
     reset_database(database_url, env)

@@ -104,12 +104,15 @@ async def round_end(base: str, seed: Seed, stats, args, client_class) -> None:
 async def phone(base, seed, number, stats, args, client_class, stop) -> None:
     client = client_class(base, stats)
     try:
+        # Players sit down and open their table's page over the first poll interval, not
+        # all in the same millisecond.
+        await asyncio.sleep(random.uniform(0, args.poll))
         page = await client.request("table page", "GET", table_url(seed, number))
         match = page is not None and re.search(r'hx-get="([^"]*clock[^"]*)"', page.text)
         if not match:
             return
         path = match.group(1).replace("&amp;", "&")
-        await asyncio.sleep(random.uniform(0, args.poll))
+        await pause(stop, args.poll)
         while not stop.is_set():
             response = await client.request("clock poll", "GET", path,
                                             headers={"HX-Request": "true"})
@@ -169,7 +172,10 @@ async def page_sizes(base: str, seed: Seed) -> list[str]:
         for name, path in pages.items():
             response = await http.get(path)
             html_bytes = response.num_bytes_downloaded
-            assets = sorted(set(re.findall(r'(?:src|href)="(/static/[^"]+)"', response.text)))
+            # What a browser fetches on load: stylesheets, scripts and images (the big
+            # screen's chime is preload="none": it loads on the first tap).
+            assets = sorted(set(re.findall(
+                r'<(?:link|script|img)[^>]*(?:src|href)="(/static/[^"]+)"', response.text)))
             total = html_bytes
             for asset in assets:
                 total += (await http.get(asset.replace("&amp;", "&"))).num_bytes_downloaded
