@@ -211,8 +211,8 @@ async def run(args) -> str:
               f"- machine: {platform.platform()}, {os.cpu_count()} cores, "
               f"Python {platform.python_version()}",
               f"- database: {'PostgreSQL' if database_url.startswith('postgres') else 'SQLite'}",
-              f"- gunicorn: gunicorn.conf.py (WEB_CONCURRENCY="
-              f"{os.environ.get('WEB_CONCURRENCY', 'default')}), loopback", ""]
+              f"- gunicorn: gunicorn.conf.py (sync workers, WEB_CONCURRENCY="
+              f"{os.environ.get('WEB_CONCURRENCY', '2 per core + 1')}), loopback", ""]
 
     with gunicorn("bench.floor:app", env, workdir / "floor.log") as floor_url:
         floor_rps, _ = await closed_loop(floor_url, "/", args.concurrency, args.burst)

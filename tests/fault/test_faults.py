@@ -29,7 +29,7 @@ pytestmark = [
 
 @pytest.fixture
 def server(tmp_path):
-    server = LiveServer(tmp_path, {"WEB_CONCURRENCY": "2", "GUNICORN_THREADS": "4"})
+    server = LiveServer(tmp_path, {"WEB_CONCURRENCY": "3"})
     server.flask("db", "upgrade")
     yield server
     server.stop()
@@ -77,7 +77,7 @@ def test_worker_killed_during_submissions_stores_every_sheet_once(server):
     report = check(server, seed)
     assert report[-1].startswith("- **PASS**"), "\n".join(report)
     # The master replaced the killed worker.
-    assert len(worker_pids(server.process.pid)) == 2
+    assert len(worker_pids(server.process.pid)) == 3
 
 
 def test_restart_mid_round_keeps_the_clock_and_every_score(server):
@@ -162,7 +162,7 @@ def test_two_phones_editing_one_sheet_get_a_409_not_a_lost_update(server):
 
 
 def test_concurrent_writers_on_sqlite_never_get_a_500(tmp_path):
-    server = LiveServer(tmp_path, {"WEB_CONCURRENCY": "4", "GUNICORN_THREADS": "8"})
+    server = LiveServer(tmp_path, {"WEB_CONCURRENCY": "8"})
     server.flask("db", "upgrade")
     seed = flows.seed(server.database_url, 24)
     server.start()
