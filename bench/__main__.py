@@ -26,6 +26,7 @@ import asyncio
 import os
 import platform
 import re
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -40,6 +41,10 @@ from bench import flows
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
+# One TLS context for every simulated phone: httpx builds one per client otherwise (about
+# 20 ms of CPU each), which starved the server of the machine's two cores. Loopback is
+# plain HTTP anyway.
+SSL = ssl.create_default_context()
 
 
 # -- measurements ---------------------------------------------------------------------------
@@ -87,7 +92,7 @@ class Client:
     def __init__(self, base: str, stats: Stats, http: httpx.AsyncClient | None = None):
         self.base = base
         self.stats = stats
-        self.http = http or httpx.AsyncClient(base_url=base, timeout=30.0,
+        self.http = http or httpx.AsyncClient(base_url=base, timeout=30.0, verify=SSL,
                                               follow_redirects=False)
         self.csrf = ""
 
@@ -129,7 +134,8 @@ async def closed_loop(base: str, path: str, concurrency: int, seconds: float,
     done = errors = 0
     deadline = time.monotonic() + seconds
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(base_url=base, timeout=30.0, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=30.0, limits=limits,
+                                 verify=SSL) as http:
         async def worker():
             nonlocal done, errors
             while time.monotonic() < deadline:
