@@ -227,3 +227,62 @@ def check_database(database_url: str, seed: Seed) -> list[str]:
             f"- games whose stored points differ from score_game: {wrong_points}",
             f"- **{verdict}**: zero lost or doubled sheets" + ("" if verdict == "PASS" else " NOT")
             + " met"]
+
+
+def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[str]:
+    """blueprints.results.service.board() for a finished event: `tables` x 4 players after
+    `rounds` rounds of four games, every sheet submitted. Seeded straight into the database
+    (the round end above already exercises the HTTP path); timed in this process, with the
+    number of SQL statements it runs."""
+    import statistics
+    import time
+
+    from sqlalchemy import event
+
+    from blueprints.auth.service import create_user
+    from blueprints.director import service
+    from blueprints.results.service import board
+    from models import GameEntry, Player, Scoresheet, db, utcnow
+    from tournament.rules import PRESETS as presets
+
+    app = app_for(database_url)
+    with app.app_context():
+        director, _ = create_user("standings-bench@example.com", "Standings Bench")
+        tournament = service.create_tournament(director, name="Standings bench",
+                                               preset="tnt", rounds=rounds, code="STAND1")
+        tournament.players.extend(Player(number=n, name=f"Player {n}")
+                                  for n in range(1, tables * 4 + 1))
+        db.session.flush()
+        service.seat_round_one(tournament, method="draw", seed=11)
+        rules = presets["tnt"]
+        scored = [(Game.from_dict(g).to_dict(), score_game(rules, Game.from_dict(g)))
+                  for g in GAMES]
+        for round_no in range(1, rounds + 1):
+            rnd = service.ensure_round(tournament, round_no)
+            for table in tournament.tables:
+                sheet = Scoresheet(round_id=rnd.id, table_id=table.id, state="submitted",
+                                   submitted_at=utcnow())
+                for number, (record, points) in enumerate(scored, start=1):
+                    entry = GameEntry(number=number, record=record)
+                    entry.points = points
+                    sheet.games.append(entry)
+                db.session.add(sheet)
+        db.session.commit()
+        statements = []
+        listener = lambda *args: statements.append(1)  # noqa: E731
+        timings = []
+        for _ in range(5):
+            db.session.expire_all()
+            statements.clear()
+            event.listen(db.engine, "before_cursor_execute", listener)
+            start = time.perf_counter()
+            result = board(tournament, provisional=False)
+            timings.append(time.perf_counter() - start)
+            event.remove(db.engine, "before_cursor_execute", listener)
+        games = tables * rounds * 4
+        return [f"- {tables * 4} players, {rounds} rounds, {games} games ({games * 4} scores), "
+                f"every sheet submitted: `board(tournament)` median "
+                f"**{statistics.median(timings) * 1000:.0f} ms** (min "
+                f"{min(timings) * 1000:.0f}, max {max(timings) * 1000:.0f}) over 5 runs, "
+                f"**{len(statements)} SQL statements** per call; "
+                f"{len(result.tables)} competition(s), {len(result.tables[0].lines)} lines"]
