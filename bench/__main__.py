@@ -26,6 +26,7 @@ import asyncio
 import os
 import platform
 import re
+import resource
 import ssl
 import subprocess
 import sys
@@ -235,14 +236,22 @@ async def run(args) -> str:
 
         sizes = await flows.page_sizes(url, seed)  # before the round end: entry pages exist
         stats = Stats()
+        cpu_before = resource.getrusage(resource.RUSAGE_SELF)
         await flows.round_end(url, seed, stats, args, Client)
         stats.ended = time.monotonic()
+        cpu_after = resource.getrusage(resource.RUSAGE_SELF)
+        generator_cpu = (cpu_after.ru_utime - cpu_before.ru_utime
+                         + cpu_after.ru_stime - cpu_before.ru_stime)
         report += ["## Round end (open loop)", "",
                    f"{args.tables} Easts submitting 4 games each, starts spread over "
                    f"{args.spread:.0f} s; {args.tables * 4} phones polling the clock every "
                    f"{args.poll:.0f} s; calls from 10% of tables; directors working the queue; "
                    "players opening the standings.", ""]
         report += stats.table(floor_rps)
+        wall = stats.ended - stats.started
+        report += ["", f"The load generator itself used {generator_cpu:.0f} CPU-seconds in "
+                   f"these {wall:.0f} s ({generator_cpu / wall:.0%} of one core) on the same "
+                   f"{os.cpu_count()} cores as the server."]
         if stats.error_examples:
             report += ["", "Errors (first of each):", ""]
             report += [f"- {label}: `{text}`" for label, text in stats.error_examples.items()]
