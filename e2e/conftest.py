@@ -164,6 +164,17 @@ def new_phone(browser):
         context.close()
 
 
+@pytest.fixture
+def plain_phone(browser):
+    """A phone with JavaScript off, for the no-JavaScript paths."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
 def assert_accessible(page) -> None:
     """axe finds no WCAG 2 A or AA violation on the page as it is now."""
     from axe_playwright_python.sync_playwright import Axe

@@ -3,21 +3,10 @@ tournament's page asking for the player number, and their seat."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
-from e2e.conftest import PHONE, assert_accessible, screenshot
+from e2e.conftest import assert_accessible, screenshot
 from e2e.test_table_round import seed
-
-
-@pytest.fixture
-def plain_phone(browser):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                  java_script_enabled=False)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
 
 
 def test_code_box_to_tournament_page_to_seat_without_javascript(live_server, plain_phone):

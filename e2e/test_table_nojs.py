@@ -3,21 +3,10 @@ redirects; a refused game comes back with East's answers and the message at the 
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
-from e2e.conftest import PHONE, screenshot
+from e2e.conftest import screenshot
 from e2e.test_table_round import seed
-
-
-@pytest.fixture
-def plain_phone(browser):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                  java_script_enabled=False)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
 
 
 def test_east_enters_games_without_javascript(live_server, plain_phone):
