@@ -212,6 +212,24 @@ def sign_in(page, live_server, email, password) -> None:
     page.wait_for_url("**/director/**")
 
 
+def seat_new_tournament(director_email, name, player_count):
+    """Inside the live server's app context: a 3-round TNT tournament `name` run by the
+    account `director_email`, players 1..player_count ("Player N") seated by number for
+    round one. Returns (tournament, round one); the caller adds to it and commits."""
+    from sqlalchemy import select
+
+    from blueprints.director import service
+    from models import Player, User, db
+
+    director = db.session.scalar(select(User).where(User.email == director_email))
+    tournament = service.create_tournament(director, name=name, preset="tnt", rounds=3)
+    for number in range(1, player_count + 1):
+        tournament.players.append(Player(number=number, name=f"Player {number}"))
+    db.session.flush()
+    rnd = service.seat_round_one(tournament, method="number", user=director)
+    return tournament, rnd
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         item.add_marker(pytest.mark.e2e)

@@ -11,7 +11,7 @@ import re
 
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_accessible, screenshot, sign_in
+from e2e.conftest import assert_accessible, screenshot, seat_new_tournament, sign_in
 from e2e.test_clock_live import assert_landmarks_unique
 
 POLL = 2  # E2E_POLL_SECONDS
@@ -20,20 +20,11 @@ WITHIN_ONE_POLL = (POLL + 3) * 1000
 
 def seed(live_server, director_email):
     """A seated 8-table tournament run by the director, plus a co-director."""
-    from sqlalchemy import select
-
     from blueprints.auth.service import create_user
-    from blueprints.director import service
-    from models import Player, TournamentStaff, User, db
+    from models import TournamentStaff, db
 
     with live_server.app_context():
-        director = db.session.scalar(select(User).where(User.email == director_email))
-        tournament = service.create_tournament(director, name="Calls Open", preset="tnt",
-                                               rounds=3)
-        for number in range(1, 33):
-            tournament.players.append(Player(number=number, name=f"Player {number}"))
-        db.session.flush()
-        service.seat_round_one(tournament, method="number", user=director)
+        tournament, _round = seat_new_tournament(director_email, "Calls Open", 32)
         email = director_email.replace("director-", "codirector-")
         co, _ = create_user(email, "Cy Codirector", "e2e-password-2")
         db.session.add(TournamentStaff(tournament=tournament, user=co, role="co-director"))

@@ -12,7 +12,7 @@ import re
 
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_accessible, screenshot, sign_in
+from e2e.conftest import assert_accessible, screenshot, seat_new_tournament, sign_in
 
 POLL = 2  # E2E_POLL_SECONDS
 WITHIN_ONE_POLL = (POLL + 3) * 1000
@@ -20,19 +20,10 @@ WITHIN_ONE_POLL = (POLL + 3) * 1000
 
 def seed(live_server, director_email):
     """A seated 4-table tournament run by the director, with one game on table 2."""
-    from sqlalchemy import select
-
-    from blueprints.director import service
-    from models import GameEntry, Player, Scoresheet, User, db
+    from models import GameEntry, Scoresheet, db
 
     with live_server.app_context():
-        director = db.session.scalar(select(User).where(User.email == director_email))
-        tournament = service.create_tournament(director, name="Clock Classic", preset="tnt",
-                                               rounds=3)
-        for number in range(1, 17):
-            tournament.players.append(Player(number=number, name=f"Player {number}"))
-        db.session.flush()
-        rnd = service.seat_round_one(tournament, method="number", user=director)
+        tournament, rnd = seat_new_tournament(director_email, "Clock Classic", 16)
         sheet = Scoresheet(round_id=rnd.id, table_id=tournament.tables[1].id)
         sheet.games.append(GameEntry(number=1, record={"outcome": "wall"}))
         db.session.add(sheet)
