@@ -271,43 +271,36 @@ def _after_action(tournament, role, call, error: service.CallError | None = None
     return redirect(url_for("calls.queue", tournament_id=tournament.id))
 
 
+def _act_on_call(tournament_id, call_id, act):
+    """Do `act(call, user, role)` on one call as staff; answer as _after_action does."""
+    tournament, role = _staff(tournament_id)
+    call = _call_or_404(tournament, call_id)
+    try:
+        act(call, current_user, role)
+    except service.CallError as error:
+        return _after_action(tournament, role, call, error)
+    return _after_action(tournament, role, call)
+
+
 @bp.post("/director/<int:tournament_id>/<int:call_id>/claim")
 @login_required
 def claim(tournament_id, call_id):
     """ "I'm going"."""
-    tournament, role = _staff(tournament_id)
-    call = _call_or_404(tournament, call_id)
-    try:
-        service.claim_call(call, current_user, role)
-    except service.CallError as error:
-        return _after_action(tournament, role, call, error)
-    return _after_action(tournament, role, call)
+    return _act_on_call(tournament_id, call_id, service.claim_call)
 
 
 @bp.post("/director/<int:tournament_id>/<int:call_id>/release")
 @login_required
 def release(tournament_id, call_id):
     """Take back one's "I'm going"."""
-    tournament, role = _staff(tournament_id)
-    call = _call_or_404(tournament, call_id)
-    try:
-        service.release_call(call, current_user, role)
-    except service.CallError as error:
-        return _after_action(tournament, role, call, error)
-    return _after_action(tournament, role, call)
+    return _act_on_call(tournament_id, call_id, service.release_call)
 
 
 @bp.post("/director/<int:tournament_id>/<int:call_id>/needs-director")
 @login_required
 def needs_director(tournament_id, call_id):
     """A table guide hands the call on to a director."""
-    tournament, role = _staff(tournament_id)
-    call = _call_or_404(tournament, call_id)
-    try:
-        service.hand_to_director(call, current_user, role)
-    except service.CallError as error:
-        return _after_action(tournament, role, call, error)
-    return _after_action(tournament, role, call)
+    return _act_on_call(tournament_id, call_id, service.hand_to_director)
 
 
 @bp.post("/director/<int:tournament_id>/<int:call_id>/resolve")
