@@ -62,6 +62,16 @@ def _table(code: str, number: int):
     return service.table_from_link(code, number, request.args.get("k"))
 
 
+def _table_and_round(code: str, number: int):
+    """The table from its link and the round this request is for (r=, else the table's
+    current round); 404 when the table has no seated round."""
+    table = _table(code, number)
+    rnd = _round(table, _asked_round())
+    if rnd is None:
+        abort(404)
+    return table, rnd
+
+
 def _round(table, round_no: int | None):
     """The round asked for (r=), or the table's current round; 404 for an unseated one."""
     if round_no:
@@ -248,10 +258,7 @@ def page(code, number):
 @bp.get("/<code>/<int:number>/game")
 def entry(code, number):
     """Enter the next game (or, with g=, correct an entered one)."""
-    table = _table(code, number)
-    rnd = _round(table, _asked_round())
-    if rnd is None:
-        abort(404)
+    table, rnd = _table_and_round(code, number)
     view = service.sheet_view(table, rnd)
     page_url = _link("table.page", table, rnd.number)
     if not view.is_open:
@@ -275,10 +282,7 @@ def entry(code, number):
 @bp.post("/<code>/<int:number>/game/preview")
 def preview_game(code, number):
     """The live scores for what East has tapped so far (nothing is saved)."""
-    table = _table(code, number)
-    rnd = _round(table, _asked_round())
-    if rnd is None:
-        abort(404)
+    table, rnd = _table_and_round(code, number)
     view = service.sheet_view(table, rnd)
     form = GameForm()
     return _render_entry(**_entry_context(table, view, form))
@@ -287,10 +291,7 @@ def preview_game(code, number):
 @bp.post("/<code>/<int:number>/game")
 def save_game(code, number):
     """Save one game of this table's round (a new game or a correction)."""
-    table = _table(code, number)
-    rnd = _round(table, _asked_round())
-    if rnd is None:
-        abort(404)
+    table, rnd = _table_and_round(code, number)
     form = GameForm()
     form.validate_on_submit()
     rules = service.rules_of(table.tournament)
@@ -335,10 +336,7 @@ def _east(table, rnd) -> str:
 @bp.post("/<code>/<int:number>/time")
 def time_called(code, number):
     """Record every game not yet played as time called."""
-    table = _table(code, number)
-    rnd = _round(table, _asked_round())
-    if rnd is None:
-        abort(404)
+    table, rnd = _table_and_round(code, number)
     form = TimeCalledForm()
     form.validate_on_submit()
     review_url = _link("table.review", table, rnd.number)
@@ -381,20 +379,14 @@ def _review(table, rnd, *, status=200, errors=None, conflict=None, forms=None):
 @bp.get("/<code>/<int:number>/review")
 def review(code, number):
     """The round review: every game, each player's total, initials, submit."""
-    table = _table(code, number)
-    rnd = _round(table, _asked_round())
-    if rnd is None:
-        abort(404)
+    table, rnd = _table_and_round(code, number)
     return _review(table, rnd)
 
 
 @bp.post("/<code>/<int:number>/initial")
 def initial(code, number):
     """A player initials their round total."""
-    table = _table(code, number)
-    rnd = _round(table, _asked_round())
-    if rnd is None:
-        abort(404)
+    table, rnd = _table_and_round(code, number)
     form = InitialForm()
     form.validate_on_submit()
     seat = form.seat.data or ""
@@ -417,10 +409,7 @@ def initial(code, number):
 @bp.post("/<code>/<int:number>/submit")
 def submit(code, number):
     """East submits the round: the sheet is locked."""
-    table = _table(code, number)
-    rnd = _round(table, _asked_round())
-    if rnd is None:
-        abort(404)
+    table, rnd = _table_and_round(code, number)
     form = SubmitForm()
     form.validate_on_submit()
     page_url = _link("table.page", table, rnd.number)
