@@ -15,19 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from .errors import FieldError
+
 SIGNOFF_CHOICES = ("winner", "all", None)
 HEAVENLY_CHOICES = ("bonus", "self_picked", None)
 TIME_CALLED_CHOICES = ("game", "round")
 TIEBREAK_CHOICES = ("tile_bag", None)
 
 
-class InvalidRules(ValueError):
+class InvalidRules(FieldError):
     """A rule set that cannot be used; `field` names the rule, the message says why."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True)

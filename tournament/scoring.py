@@ -18,6 +18,8 @@ from typing import Any
 
 from tournament.rules import RuleSet
 
+from .errors import FieldError
+
 SEATS = ("E", "S", "W", "N")
 OUTCOMES = ("mahjong", "wall", "time", "misnamed_tile", "error_all_exposed", "error_one_intact")
 PENALTY_RULES = {
@@ -67,13 +69,8 @@ _SEAT_KEYS = ("winner", "discarder", "intact", "misnamer")
 _SEAT_LIST_KEYS = ("dead", "in_error")
 
 
-class InvalidGame(ValueError):
+class InvalidGame(FieldError):
     """A game record that cannot be scored; `field` is the record key it concerns."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from models import (
     record,
 )
 from tournament import standings as ranking
+from tournament.errors import FieldError
 from tournament.standings import Entrant, GameResult, Standing
 
 OFFICIAL_STATES = ("submitted", "verified")
@@ -45,13 +46,8 @@ MAIN = "main"
 SHARED_MARK = "[shared]"
 
 
-class ResultsError(ValueError):
+class ResultsError(FieldError):
     """A director's request that cannot be applied; the message says why in plain words."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
 
 
 # -- reading every result -----------------------------------------------------------------
