@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from flask import current_app, has_app_context
 from flask_login import UserMixin
 from sqlalchemy import Index, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -28,7 +29,12 @@ class User(UserMixin, db.Model):
     )
 
     def set_password(self, password: str) -> None:
-        self.password_hash = generate_password_hash(password)
+        # Production keeps werkzeug's scrypt; the test suite sets a cheap method because
+        # hashing once per test fixture cost minutes of every run.
+        method = "scrypt"
+        if has_app_context():
+            method = current_app.config.get("PASSWORD_HASH_METHOD", "scrypt")
+        self.password_hash = generate_password_hash(password, method=method)
 
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)

@@ -37,6 +37,7 @@ def _app(tmp_path_factory):
         "TESTING": True,
         "WTF_CSRF_ENABLED": False,
         "SERVER_NAME": "mahj.test",
+        "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
     })
     with app.app_context():
         if BACKEND == "postgres":

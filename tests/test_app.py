@@ -215,3 +215,14 @@ def test_our_css_and_js_are_served_minified_and_vendored_files_untouched(client)
     htmx = client.get("/static/vendor/htmx.min.js?v=1").get_data()
     assert htmx == (static / "vendor" / "htmx.min.js").read_bytes()
     assert client.get("/static/js/nope.js").status_code == 404
+
+
+def test_passwords_are_hashed_with_scrypt_outside_the_test_suite(tmp_path):
+    from models import User
+
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}"})
+    with app.app_context():
+        user = User(email="x@example.com", name="X")
+        user.set_password("a long enough password")
+        assert user.password_hash.startswith("scrypt:")
+        assert user.check_password("a long enough password")
