@@ -20,7 +20,9 @@ from .errors import FieldError
 SIGNOFF_CHOICES = ("winner", "all", None)
 HEAVENLY_CHOICES = ("bonus", "self_picked", None)
 TIME_CALLED_CHOICES = ("game", "round")
-TIEBREAK_CHOICES = ("tile_bag", None)
+TIEBREAK_CHOICES = ("tile_bag", "draw", "shared", None)
+SCORES_FINAL_CHOICES = ("submitted", "verified")
+CHANGES_AFTER_SUBMIT_CHOICES = ("amendment", "ruling")
 
 
 class InvalidRules(FieldError):
@@ -74,9 +76,22 @@ class RuleSet:
     game_signoff: str | None  # "winner" | "all" | None
     round_signoff_all: bool
     table_guide_verifies: bool
-    tiebreak: str | None  # "tile_bag" | None
+    tiebreak: str | None  # "tile_bag" | "draw" | "shared" | None (the director chooses)
     mini_tournament: MiniTournament | None
     sessions: bool
+    # procedure
+    clock_extensions: bool  # the director may add minutes to a running round
+    pause_for_rulings: bool  # the clock may be paused (for a ruling) without an override
+    scores_final: str  # "submitted" | "verified": when a sheet's scores stop being provisional
+    changes_after_submit: str  # "amendment" | "ruling"
+    joker_exchange_self_picked: bool
+    voided_round_wins: bool  # games won still count in a round voided by time
+    mini_entry_closes: bool  # opting in or out closes when the mini's first round starts
+
+    @property
+    def final_states(self) -> tuple[str, ...]:
+        """The sheet states whose scores are final; earlier ones count as provisional."""
+        return ("verified",) if self.scores_final == "verified" else ("submitted", "verified")
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict that `from_dict` turns back into an equal RuleSet."""
@@ -99,6 +114,7 @@ class RuleSet:
         for name in data:
             if name not in names:
                 raise InvalidRules(str(name), f"There is no rule called '{name}'.")
+        data = _with_later_fields(data)
         for name in names:
             if name not in data:
                 raise InvalidRules(name, f"{_label(name)} is missing.")
@@ -108,6 +124,12 @@ class RuleSet:
         if mini is not None and mini.last_round < mini.first_round:
             raise InvalidRules(
                 "mini_tournament", "The mini tournament cannot end before it starts."
+            )
+        if rules.scores_final == "verified" and not rules.table_guide_verifies:
+            raise InvalidRules(
+                "scores_final", "Scores can become final at verification only when a table "
+                "guide verifies the sheets (switch that rule on, or make scores final when "
+                "submitted)."
             )
         return rules
 
@@ -179,12 +201,38 @@ RULE_FIELDS: list[RuleField] = [
                        (None, "nobody per game"))),
     RuleField("round_signoff_all", "Every player initials the round total", "flag", ""),
     RuleField("table_guide_verifies", "A table guide verifies scores at round end", "flag", ""),
-    RuleField("tiebreak", "Ties for a prize place", "choice", "", optional=True,
-              choices=(("tile_bag", "tile-bag draw"), (None, "not stated"))),
+    RuleField("tiebreak", "Ties for a prize place", "choice",
+              "How the results page offers to settle a tie for a prize place; the standings "
+              "say which applied.", optional=True,
+              choices=(("tile_bag", "tile-bag draw (first to draw three jokers places higher)"),
+                       ("draw", "a draw the director records"),
+                       ("shared", "the tied players share the place"),
+                       (None, "the director chooses for each tie"))),
     RuleField("mini_tournament", "Mini tournament rounds", "rounds",
               "First and last round of an optional mini tournament whose scores count "
               "twice. Empty: none.", optional=True),
     RuleField("sessions", "Play in sessions of several rounds", "flag", ""),
+    RuleField("clock_extensions", "The director may add minutes to a round", "flag",
+              "Off: the clock console offers no extra minutes and says why."),
+    RuleField("pause_for_rulings", "The clock may be paused for a ruling", "flag",
+              "Off: pausing needs the director's override with a written reason, which is "
+              "kept in the audit trail."),
+    RuleField("scores_final", "Scores are final", "choice",
+              "Until then a sheet's scores count in the standings as provisional.",
+              choices=(("submitted", "when East submits the sheet"),
+                       ("verified", "when a table guide verifies the sheet"))),
+    RuleField("changes_after_submit", "A director's change to a submitted sheet", "choice",
+              "A ruling is shown as such on the sheet, the player's page and the audit trail, "
+              "and the amendment form says so before it is saved.",
+              choices=(("amendment", "is an amendment"),
+                       ("ruling", "is a ruling (the sheet says no changes after submission)"))),
+    RuleField("joker_exchange_self_picked", "A joker exchange that completes the hand", "flag",
+              "On: offered by name under \"how was it won\" and scored as self-picked."),
+    RuleField("voided_round_wins", "Games won count in a round voided by time", "flag",
+              "Used only when time called zeroes the whole round."),
+    RuleField("mini_entry_closes", "Mini tournament entry closes when its first round starts",
+              "flag", "After that, opting a player in or out needs the director's override "
+              "with a written reason, kept in the audit trail."),
 ]
 
 _IDENTITY = ("key", "name", "short_name", "sheet")
@@ -290,7 +338,31 @@ _NOT_STATED: dict[str, Any] = {
     "tiebreak": None,
     "mini_tournament": None,
     "sessions": False,
+    "clock_extensions": True,
+    "pause_for_rulings": True,
+    "scores_final": "submitted",
+    "changes_after_submit": "amendment",
+    "joker_exchange_self_picked": False,
+    "voided_round_wins": True,
+    "mini_entry_closes": False,
 }
+
+# Rules added after tournaments were first stored: a stored rule set (or a backup) without
+# them takes its preset's value, so it keeps loading and means what its sheet says.
+_LATER_FIELDS = ("clock_extensions", "pause_for_rulings", "scores_final",
+                 "changes_after_submit", "joker_exchange_self_picked", "voided_round_wins",
+                 "mini_entry_closes")
+
+
+def _with_later_fields(data: dict[str, Any]) -> dict[str, Any]:
+    missing = [name for name in _LATER_FIELDS if name not in data]
+    if not missing:
+        return data
+    preset = PRESETS.get(data.get("key")) if isinstance(data.get("key"), str) else None
+    filled = dict(data)
+    for name in missing:
+        filled[name] = getattr(preset, name) if preset else _NOT_STATED[name]
+    return filled
 
 
 def _preset(key: str, name: str, short_name: str, sheet: str, **rules: Any) -> RuleSet:
@@ -303,18 +375,21 @@ PRESETS: dict[str, RuleSet] = {
         "tnt", "Tile Nation Tournaments (TNT)", "TNT", "000_5ca60a422e8b9084.txt",
         heavenly="bonus", blind_pass_peek_penalty=-10, misnamed_exposure_penalty=-10,
         misnamed_tile_game=True, mah_jongg_in_error=True, game_signoff="winner",
-        round_signoff_all=True, sessions=True,
+        round_signoff_all=True, sessions=True, changes_after_submit="ruling",
+        joker_exchange_self_picked=True,
     ),
     "city-mahj": _preset(
         "city-mahj", "City Mahj", "City Mahj", "001_58163e568a1b39df.txt",
         blind_pass_peek_penalty=-10, misnamed_tile_game=True, mah_jongg_in_error=True,
-        game_signoff="winner",
+        game_signoff="winner", changes_after_submit="ruling",
     ),
     "hidden-tile": _preset(
         "hidden-tile", "Hidden Tile Mahjong (HTM)", "Hidden Tile", "002_b319f328912ee255.txt",
         jokerless_bonus=20, thrower_penalty=(-10, -10, -20, -25, -25),
         quint_two_exposure_penalty=None, blind_pass_peek_penalty=-10,
         time_called_zeroes="round", table_guide_verifies=True, tiebreak="tile_bag",
+        clock_extensions=False, pause_for_rulings=False, scores_final="verified",
+        joker_exchange_self_picked=True, voided_round_wins=False,
     ),
     "rules-of-the-road": _preset(
         "rules-of-the-road", "Rules of the Road", "Rules of the Road",
@@ -325,6 +400,7 @@ PRESETS: dict[str, RuleSet] = {
         jokerless_bonus=20, thrower_penalty=(-10, -10, -20, -25, -25),
         quint_two_exposure_penalty=None, heavenly="self_picked", blind_pass_peek_penalty=-10,
         mah_jongg_in_error=True, game_signoff="all", mini_tournament=MiniTournament(10, 12),
+        changes_after_submit="ruling", joker_exchange_self_picked=True, mini_entry_closes=True,
     ),
 }
 
@@ -381,6 +457,19 @@ _WORDING: dict[str, dict[str, str]] = {
         "round_signoff_all": "East must review the completed official scoresheet with all "
                              "players at the end of the round and have each player initial "
                              "the box next to their round total.",
+        "clock_extensions": "The clock will not be stopped or paused except at the sole "
+                            "discretion of the Tournament Director.",
+        "pause_for_rulings": "The clock will not be stopped or paused except at the sole "
+                             "discretion of the Tournament Director.",
+        "changes_after_submit": "Any error or discrepancy must be reported and resolved "
+                                "before the scoresheet is submitted. Once submitted, no "
+                                "changes may be made.",
+        "joker_exchange_self_picked": "If a joker exchange gives a player their winning tile, "
+                                      "the hand is considered self-picked, regardless of "
+                                      "whether the joker came from the player's own rack or "
+                                      "another player's exposure. This is known as the "
+                                      "Finesse Move, because the exchanged joker becomes the "
+                                      "player's 14th tile.",
         "sessions": "Tournament play is organized into sessions, each consisting of several "
                     "rounds.",
     },
@@ -404,6 +493,9 @@ _WORDING: dict[str, dict[str, str]] = {
                               "Jongg is verified:",
         "error_all_exposed_points": "No intact hands: Game ends; all players receive 0.",
         "error_one_intact_bonus": "1 intact hand: That player receives 10 points.",
+        "changes_after_submit": "Once a sheet is turned in, that score is locked in for "
+                                "good, so it's worth that quick double-check before you "
+                                "submit.",
         "game_signoff": "After each hand, the player who made Mah Jongg signs the score sheet "
                         "— except in a wall game, or whenever East wins, when West signs "
                         "instead.",
@@ -435,6 +527,16 @@ _WORDING: dict[str, dict[str, str]] = {
                          "are provided.",
         "table_guide_verifies": "At the end of every round, remain seated while an HTM Table "
                                 "Guide verifies each player’s individual score.",
+        "clock_extensions": "Each round ends immediately when the chime sounds. No "
+                            "extensions are provided.",
+        "pause_for_rulings": "Each round ends immediately when the chime sounds.",
+        "scores_final": "Scoring concerns must be resolved before anyone leaves the table; "
+                        "after verification, scores are final.",
+        "joker_exchange_self_picked": "Add +10 points when the winning tile is picked from "
+                                      "the wall, including a valid joker exchange that "
+                                      "completes the hand.",
+        "voided_round_wins": "If the game is unfinished, every player at that table receives "
+                             "0 points for the round.",
         "tiebreak": "If two or more players are tied for a prize-winning position in the "
                     "final tournament standings, the tied players will draw from a tile bag. "
                     "The first player to draw three jokers receives the higher placement.",
@@ -474,6 +576,18 @@ _WORDING: dict[str, dict[str, str]] = {
         "game_signoff": "After each game East will fill it out and give it back to you to "
                         "confirm your score by signing. ... West will also receive Easts sheet "
                         "to verify their score.",
+        "changes_after_submit": "If there are errors/discrepancies in the scoring, they MUST "
+                                "be resolved before moving to the next table. After that "
+                                "there are no changes. If necessary, call the director for a "
+                                "ruling.",
+        "joker_exchange_self_picked": "If a Joker is Exchanged and gives a player their MJ, "
+                                      "it is self-picked. The Joker can come from their own "
+                                      "rack or another rack. It is called the “Finesse Move” "
+                                      "and because the Joker is the 14th tile that they are "
+                                      "picking, it is self-picked; this is a type of "
+                                      "strategy.",
+        "mini_entry_closes": "The cost to be in this mini is an additional fee and must be "
+                             "paid before round 10 starts.",
         "mini_tournament": "During these 3 rounds, there is an optional mini tournament. ... "
                            "for an additional fee there is an opportunity for your score to "
                            "count twice.",

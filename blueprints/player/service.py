@@ -25,6 +25,7 @@ from models import (
 )
 from tournament.clock import ENDED, NOT_STARTED
 from tournament.movement import table_for
+from tournament.rules import RuleSet
 
 
 def tournaments_in_progress(today: date | None = None,
@@ -103,6 +104,8 @@ class Stop:
     total: int | None = None  # None: no game entered (shown "–")
     initials: str = ""
     state: str = ""  # "", open, submitted, verified
+    final_states: tuple[str, ...] = ("submitted", "verified")  # RuleSet.final_states
+    ruling: str = ""  # a director's change after submission, where the sheet forbids changes
 
     @property
     def seat_name(self) -> str:
@@ -110,8 +113,9 @@ class Stop:
 
     @property
     def provisional(self) -> bool:
-        """Points entered on a sheet the table has not submitted yet: they may change."""
-        return self.total is not None and self.state not in ("submitted", "verified")
+        """Points entered on a sheet that is not final yet (not submitted, or not verified
+        where the rule set makes scores final at verification): they may change."""
+        return self.total is not None and self.state not in self.final_states
 
 
 def _rulings(record: dict, seat: str) -> tuple[str, ...]:
@@ -144,6 +148,7 @@ def itinerary(tournament: Tournament, player: Player) -> list[Stop]:
     game; a round with no game yet is one row); plus one count of tables."""
     rows = db.session.execute(
         select(Round.number, Seating.seat, Table.number, Scoresheet.state,
+               Scoresheet.submitted_at, Scoresheet.amended_at, Scoresheet.amend_reason,
                GameEntry.number, GameEntry.record, GameEntry.points_e, GameEntry.points_s,
                GameEntry.points_w, GameEntry.points_n, RoundSignoff.initials)
         .select_from(Seating)
@@ -157,13 +162,18 @@ def itinerary(tournament: Tournament, player: Player) -> list[Stop]:
         .where(Round.tournament_id == tournament.id, Seating.player_id == player.id)
         .order_by(Round.number, GameEntry.number)
     ).all()
+    rules = RuleSet.from_dict(tournament.rules)
     known: dict[int, Stop] = {}
-    for (round_no, seat, table_no, state, game_no, record, points_e, points_s, points_w,
-         points_n, initials) in rows:
+    for (round_no, seat, table_no, state, submitted_at, amended_at, amend_reason, game_no,
+         record, points_e, points_s, points_w, points_n, initials) in rows:
         stop = known.get(round_no)
         if stop is None:
+            ruled = (rules.changes_after_submit == "ruling" and submitted_at is not None
+                     and amended_at is not None and amended_at >= submitted_at)
             stop = known[round_no] = Stop(round_no, table_no, seat, planned=False,
-                                          state=state or "", initials=initials or "")
+                                          state=state or "", initials=initials or "",
+                                          final_states=rules.final_states,
+                                          ruling=(amend_reason or "") if ruled else "")
         if game_no is not None:
             points = {"E": points_e, "S": points_s, "W": points_w, "N": points_n}[seat]
             stop.games.append(GameLine(game_no, _mine(record, seat), points,

@@ -37,6 +37,7 @@ from models import (
 )
 from tournament import standings as ranking
 from tournament.errors import FieldError
+from tournament.rules import RuleSet
 from tournament.standings import Entrant, GameResult, Standing
 
 OFFICIAL_STATES = ("submitted", "verified")
@@ -67,20 +68,25 @@ class Results:
     """Every player and every entered game of a tournament, read once."""
 
     players: dict[int, PlayerInfo]
-    official: list[GameResult]      # games on submitted or verified sheets
-    entered: list[GameResult]       # every game entered, submitted or not
-    open_games: int                 # games entered on sheets not yet submitted
+    official: list[GameResult]      # games on final sheets (RuleSet.final_states)
+    entered: list[GameResult]       # every game entered, final or not
+    open_games: int                 # games entered on sheets not yet final
 
     @property
     def entrants(self) -> list[Entrant]:
         return [Entrant(p.id, p.substitute) for p in self.players.values()]
 
 
-def load_results(tournament_id: int) -> Results:
+def load_results(tournament_id: int, rules: RuleSet | None = None) -> Results:
     """Players and their per-game points from one query, in one pass over its rows.
 
     A player appears in one row per game played (or one row with no game). A game is won
-    by a seat when its record says outcome "mahjong" and names that seat the winner."""
+    by a seat when its record says outcome "mahjong" and names that seat the winner; under
+    `rules` that void a round stopped by time without counting its wins, not in such a
+    round. A game is official once its sheet is final under `rules` (None: submitted)."""
+    final = rules.final_states if rules is not None else OFFICIAL_STATES
+    void_wins = rules is not None and rules.time_called_zeroes == "round" and \
+        not rules.voided_round_wins
     points = case(
         (Seating.seat == "E", GameEntry.points_e),
         (Seating.seat == "S", GameEntry.points_s),
@@ -92,7 +98,9 @@ def load_results(tournament_id: int) -> Results:
     games = (
         select(Seating.player_id.label("player_id"), Round.number.label("round_no"),
                GameEntry.number.label("game_no"), points.label("points"),
-               won.label("won"), Scoresheet.state.label("state"))
+               won.label("won"), Scoresheet.state.label("state"),
+               Scoresheet.id.label("sheet_id"),
+               (GameEntry.record["outcome"].as_string() == "time").label("timed"))
         .join(Round, Round.id == Seating.round_id)
         .join(Scoresheet, (Scoresheet.round_id == Seating.round_id)
               & (Scoresheet.table_id == Seating.table_id))
@@ -103,23 +111,26 @@ def load_results(tournament_id: int) -> Results:
     rows = db.session.execute(
         select(Player.id, Player.number, Player.name, Player.is_substitute,
                Player.withdrawn_from_round, games.c.round_no, games.c.game_no,
-               games.c.points, games.c.won, games.c.state)
+               games.c.points, games.c.won, games.c.state, games.c.sheet_id, games.c.timed)
         .outerjoin(games, games.c.player_id == Player.id)
         .where(Player.tournament_id == tournament_id)
         .order_by(Player.number)
-    )
+    ).all()
+    voided = {row.sheet_id for row in rows if row.timed} if void_wins else set()
     players: dict[int, PlayerInfo] = {}
     official: list[GameResult] = []
     entered: list[GameResult] = []
     open_games = 0
-    for pid, number, name, substitute, withdrawn, round_no, game_no, pts, is_won, state in rows:
+    for (pid, number, name, substitute, withdrawn, round_no, game_no, pts, is_won, state,
+         sheet_id, _) in rows:
         if pid not in players:
             players[pid] = PlayerInfo(pid, number, name, bool(substitute), withdrawn)
         if round_no is None:
             continue
-        result = GameResult(pid, round_no, game_no, pts, bool(is_won))
+        result = GameResult(pid, round_no, game_no, pts,
+                            bool(is_won) and sheet_id not in voided)
         entered.append(result)
-        if state in OFFICIAL_STATES:
+        if state in final:
             official.append(result)
         else:
             open_games += 1
@@ -187,6 +198,12 @@ class Board:
     tables: list[CompetitionTable]
     open_games: int
 
+    @property
+    def final_word(self) -> str:
+        """What makes a sheet count as final here: "submitted", or "verified" where the
+        rule set says scores are final after a table guide's verification."""
+        return rules_of(self.tournament).scores_final
+
     def table(self, key: str | None) -> CompetitionTable:
         for table in self.tables:
             if table.key == key:
@@ -249,7 +266,7 @@ def board(tournament: Tournament, *, with_tiebreaks: bool = True,
     The provisional standings (with games not yet submitted) are computed only when asked
     for and when some entered game is not submitted; otherwise they are the official ones.
     This is the function to measure in the benchmark (`board(tournament)`)."""
-    results = load_results(tournament.id)
+    results = load_results(tournament.id, rules_of(tournament))
     competitions = db.session.scalars(
         select(Competition).where(Competition.tournament_id == tournament.id)
         .options(selectinload(Competition.entries))
@@ -411,7 +428,7 @@ def player_history(tournament: Tournament, player) -> PlayerHistory | None:
     sheets (one results query; the ranks after each round are computed in memory)."""
     if player is None:
         return None
-    results = load_results(tournament.id)
+    results = load_results(tournament.id, rules_of(tournament))
     info = results.players.get(player.id)
     if info is None:
         return None
@@ -527,6 +544,36 @@ def missing_results(tournament: Tournament) -> list[RoundMissing]:
     return report
 
 
+@dataclass(frozen=True)
+class SheetRuling:
+    """A director's change to a sheet after it was submitted."""
+
+    round_no: int
+    table_no: int
+    by: str
+    at: object
+    reason: str
+
+
+def rulings(tournament: Tournament) -> list[SheetRuling]:
+    """The sheets a director changed after submission, latest first, where the rule set
+    says no changes after submission (each such change is a ruling). One query."""
+    if rules_of(tournament).changes_after_submit != "ruling":
+        return []
+    rows = db.session.execute(
+        select(Round.number, Table.number, User.name, Scoresheet.amended_at,
+               Scoresheet.amend_reason)
+        .join(Round, Round.id == Scoresheet.round_id)
+        .join(Table, Table.id == Scoresheet.table_id)
+        .outerjoin(User, User.id == Scoresheet.amended_by_id)
+        .where(Round.tournament_id == tournament.id, Scoresheet.submitted_at.is_not(None),
+               Scoresheet.amended_at >= Scoresheet.submitted_at)
+        .order_by(Scoresheet.amended_at.desc())
+    )
+    return [SheetRuling(round_no, table_no, name or "a director", at, reason or "")
+            for round_no, table_no, name, at, reason in rows]
+
+
 # -- the director's decisions ---------------------------------------------------------------
 
 
@@ -560,11 +607,39 @@ def _group_for(tournament: Tournament, key: str, player_ids: list[int]) -> TieGr
                                 "the current standings.")
 
 
+TIE_METHODS = {
+    "tile_bag": "a tile-bag draw (the first to draw three jokers places higher)",
+    "draw": "a draw the director records",
+    "shared": "the tied players share the place",
+    None: "the director's choice for each tie: a draw, or shared places",
+}
+
+
+def tie_decisions(rules: RuleSet) -> tuple[str, ...]:
+    """The decisions the results page offers on a prize tie under these rules: "draw"
+    (record an order) and/or "shared"."""
+    if rules.tiebreak in ("tile_bag", "draw"):
+        return ("draw",)
+    if rules.tiebreak == "shared":
+        return ("shared",)
+    return ("draw", "shared")
+
+
+def tie_method_refusal(rules: RuleSet) -> str:
+    return (f"Under these rules ties for a prize place are settled by "
+            f"{TIE_METHODS[rules.tiebreak]}. Change the tie rule on the Rules page before "
+            "play to settle them otherwise.")
+
+
 def decide_tie(tournament: Tournament, key: str, group: list[int], order: list[int] | None,
                user: User, note: str = "") -> Tiebreak:
     """Record the director's decision on one tie group: `order` (player ids, best first:
-    the tile-bag draw) or None to leave the group shared. Replaces an earlier decision on
-    the same group; one transaction with its audit row."""
+    the tile-bag draw) or None to leave the group shared; only a decision the rule set's
+    tie-break allows (`tie_decisions`). Replaces an earlier decision on the same group; one
+    transaction with its audit row."""
+    allowed = tie_decisions(rules_of(tournament))
+    if ("shared" if order is None else "draw") not in allowed:
+        raise ResultsError("decision", tie_method_refusal(rules_of(tournament)))
     tie = _group_for(tournament, key, group)
     ids = set(tie.player_ids)
     if order is not None and (len(order) != len(ids) or set(order) != ids):

@@ -71,11 +71,14 @@ def _director_page(tournament, status=200, prize_form=None, tie_errors=None):
     key, view = _view_args()
     board = service.board(tournament, provisional=view == "provisional")
     prize_form = prize_form or PrizePlacesForm(prize_places=tournament.prize_places)
+    rules = rules_of(tournament)
     return render_template(
         "results/director.html", tournament=tournament, board=board, table=board.table(key),
         view=view, prize_form=prize_form, tie_errors=tie_errors or {},
         missing=service.missing_results(tournament), clear_form=ClearTieForm(),
-        missing_verify=rules_of(tournament).table_guide_verifies,
+        missing_verify=rules.table_guide_verifies, final_word=rules.scores_final,
+        tie_choices=service.tie_decisions(rules), tie_method=service.TIE_METHODS[rules.tiebreak],
+        tie_by_bag=rules.tiebreak == "tile_bag", rulings=service.rulings(tournament),
         can_manage=_can_manage(tournament), version=service.results_version(tournament),
     ), status
 

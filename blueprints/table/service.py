@@ -364,6 +364,20 @@ class SheetView:
             self.all_initialled or not self.initials_required)
 
     @property
+    def change_is_ruling(self) -> bool:
+        """A director's change now is a ruling: the sheet is submitted and the rule set says
+        no changes after submission."""
+        return self.state != "open" and self.rules.changes_after_submit == "ruling"
+
+    @property
+    def amended_as_ruling(self) -> bool:
+        """The last director's change came after submission under such a rule set."""
+        sheet = self.sheet
+        return bool(sheet and sheet.amended_at and sheet.submitted_at
+                    and sheet.amended_at >= sheet.submitted_at
+                    and self.rules.changes_after_submit == "ruling")
+
+    @property
     def round_voided(self) -> bool:
         return self.rules.time_called_zeroes == "round" and any(
             g.outcome == "time" for g in self.games)
@@ -642,6 +656,15 @@ def _rules_locked(table: Table) -> Tournament:
     ).one()
 
 
+def _unverify(sheet: Scoresheet) -> bool:
+    """A verified sheet that a director changes goes back to awaiting verification: the
+    table guide verified other scores than it now holds. True when it did."""
+    if sheet.state != "verified":
+        return False
+    sheet.state, sheet.verified_at, sheet.verified_by_id = "submitted", None, None
+    return True
+
+
 @one_transaction
 def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any], *,
               initials: str, note: str = "", version: int | None, key: str | None,
@@ -714,14 +737,17 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     _rescore(sheet, rules)
     cleared = _clear_changed_signoffs(sheet, before_totals)
     now = utcnow()
+    ruling = director and sheet.state != "open" and rules.changes_after_submit == "ruling"
+    unverified = director and _unverify(sheet)
     if director:
         sheet.amended_at, sheet.amended_by_id = now, user.id if user else None
         sheet.amend_reason = reason.strip()
-    action = ("sheet.amend" if director else
+    action = ("sheet.ruling" if ruling else "sheet.amend" if director else
               "game.correct" if before is not None else "game.save")
     record(action, tournament_id=tournament.id, subject=_subject(sheet),
            before=before, after={"game": number, "record": clean, "points": entry.points,
-                                 "initials": initials, "signoffs_cleared": cleared},
+                                 "initials": initials, "signoffs_cleared": cleared,
+                                 **({"state": sheet.state} if unverified else {})},
            reason=(reason or "").strip(), actor=actor or f"Table {table.number} (East)",
            actor_user_id=user.id if user else None)
     _commit(key, sheet)
@@ -908,6 +934,8 @@ def add_adjustment(table: Table, round_no: int, seat: str, points: int, reason: 
         sheet.amended_at = utcnow()
         sheet.amended_by_id = user.id if user else None
         sheet.amend_reason = adjustment["reason"]
+        if _unverify(sheet):
+            after["state"] = sheet.state
     record("sheet.adjust", tournament_id=tournament.id, subject=_subject(sheet),
            before=before, after=after, reason=adjustment["reason"],
            actor=user.name if user else "director", actor_user_id=user.id if user else None)

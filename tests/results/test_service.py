@@ -161,9 +161,13 @@ def test_missing_results_under_hidden_tile_list_sheets_awaiting_verification(dir
     assert [(m.table_no, m.state) for m in round_one.missing] == [(2, "submitted"),
                                                                    (3, "none")]
     assert round_one.not_submitted == 1 and round_one.awaiting_verification == 1
-    # the standings still count the submitted sheet (table 2's East is player 5)
-    totals = {line.player.number: line.total for line in service.board(tournament).main.lines}
-    assert totals[5] == totals[1] > 0
+    # hidden-tile: "after verification, scores are final": the submitted sheet counts only in
+    # the provisional standings (table 2's East is player 5)
+    board = service.board(tournament)
+    totals = {line.player.number: line.total for line in board.main.lines}
+    assert totals[1] > 0 and totals[5] == 0
+    provisional = {line.player.number: line.total for line in board.main.provisional}
+    assert provisional[5] == provisional[1] > 0
 
 
 def test_leaders_are_empty_before_any_submission_then_the_top(tournament):

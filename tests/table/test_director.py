@@ -70,8 +70,10 @@ def test_amend_a_locked_sheet_needs_a_reason(client, east, tnt):
     assert sheet.games[1].points["N"] == 35
     assert sheet.amend_reason == "Ruling: North's Mah Jongg was valid"
     page = east.get().get_data(as_text=True)
-    assert "Amended by Ann Director" in page and "North&#39;s Mah Jongg was valid" in page
-    event = db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "sheet.amend"))
+    # tnt: "Once submitted, no changes may be made.": the change is the director's ruling
+    assert "Director's ruling after submission" in page and "by Ann Director" in page
+    assert "North&#39;s Mah Jongg was valid" in page
+    event = db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "sheet.ruling"))
     assert event.reason and event.before["points"] == dict.fromkeys("ESWN", 10)
 
 

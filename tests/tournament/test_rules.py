@@ -254,3 +254,61 @@ def test_every_quote_is_word_for_word_on_its_sheet(preset, field, quote):
     sheet = squeeze((SHEETS / PRESETS[preset].sheet).read_text(encoding="utf-8"))
     for part in quote.split(" ... "):
         assert squeeze(part) in sheet
+
+
+# What each sheet says about procedure, preset by preset.
+@pytest.mark.parametrize("preset, field, expected", [
+    ("hidden-tile", "clock_extensions", False),  # hidden-tile: "No extensions are provided."
+    ("tnt", "clock_extensions", True),     # tnt: "at the sole discretion of the ... Director"
+    ("destination", "clock_extensions", True),   # README: "-"
+    ("hidden-tile", "pause_for_rulings", False),  # "Each round ends immediately when the chime"
+    ("tnt", "pause_for_rulings", True),    # tnt: "will not be stopped or paused except at the sole
+                                           # discretion of the Tournament Director"
+    ("hidden-tile", "scores_final", "verified"),  # "after verification, scores are final"
+    ("tnt", "scores_final", "submitted"),
+    ("tnt", "changes_after_submit", "ruling"),  # tnt: "Once submitted, no changes may be made."
+    ("city-mahj", "changes_after_submit", "ruling"),  # city-mahj: "locked in for good"
+    ("destination", "changes_after_submit", "ruling"),  # "After that there are no changes."
+    ("hidden-tile", "changes_after_submit", "amendment"),
+    ("rules-of-the-road", "changes_after_submit", "amendment"),
+    ("tnt", "joker_exchange_self_picked", True),  # tnt: "This is known as the Finesse Move"
+    ("hidden-tile", "joker_exchange_self_picked", True),  # "including a valid joker exchange"
+    ("destination", "joker_exchange_self_picked", True),  # "It is called the “Finesse Move”"
+    ("city-mahj", "joker_exchange_self_picked", False),
+    ("rules-of-the-road", "joker_exchange_self_picked", False),
+    ("hidden-tile", "voided_round_wins", False),  # "receives 0 points for the round"
+    ("tnt", "voided_round_wins", True),
+    ("destination", "mini_entry_closes", True),  # "must be paid before round 10 starts"
+    ("tnt", "mini_entry_closes", False),
+    ("hidden-tile", "tiebreak", "tile_bag"),  # "the tied players will draw from a tile bag"
+    ("tnt", "tiebreak", None),             # README: "-": the director chooses
+])
+def test_preset_follows_the_sheets_procedure(preset, field, expected):
+    assert getattr(PRESETS[preset], field) == expected
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_rule_set_stored_before_the_procedure_rules_loads_with_its_presets(preset):
+    stored = PRESETS[preset].to_dict()
+    for name in ("clock_extensions", "pause_for_rulings", "scores_final",
+                 "changes_after_submit", "joker_exchange_self_picked", "voided_round_wins",
+                 "mini_entry_closes"):
+        del stored[name]
+    assert RuleSet.from_dict(stored) == PRESETS[preset]
+
+
+def test_an_old_rule_set_of_an_unknown_key_takes_the_usual_defaults():
+    stored = replace(PRESETS["hidden-tile"], key="my-own").to_dict()
+    del stored["clock_extensions"]
+    assert RuleSet.from_dict(stored).clock_extensions is True
+
+
+def test_scores_cannot_wait_for_a_verification_nobody_does():
+    with pytest.raises(InvalidRules, match="only when a table guide verifies") as refused:
+        RuleSet.from_dict(broken(scores_final="verified", table_guide_verifies=False))
+    assert refused.value.field == "scores_final"
+
+
+def test_final_states_follow_the_rule():
+    assert PRESETS["hidden-tile"].final_states == ("verified",)
+    assert PRESETS["tnt"].final_states == ("submitted", "verified")

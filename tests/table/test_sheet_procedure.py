@@ -1,0 +1,116 @@
+"""What the sheets say happens to a sheet after it is submitted: a director's change is a
+ruling where the sheet allows no changes, and a change to a verified sheet sends it back to
+a table guide."""
+
+from __future__ import annotations
+
+import secrets
+
+from blueprints.table.service import seats_of
+from models import AuditEvent, Tournament, db
+from tests.table.conftest import TableClient
+from tests.table.test_director import add_guide, sheet_url, staff_form, submitted_round
+
+
+def amend_game_two(client, east, tournament, reason="Ruling: North's Mah Jongg was valid"):
+    data = staff_form(east, outcome="mahjong", winner="N", value="25", win_by="self",
+                      reason=reason)
+    return client.post(sheet_url(tournament, tail="/game/2"), data=data)
+
+
+def last_action():
+    return db.session.scalar(db.select(AuditEvent.action).order_by(AuditEvent.id.desc()))
+
+
+def with_rules(tournament, **changes):
+    db.session.execute(db.update(Tournament).where(Tournament.id == tournament.id)
+                       .values(rules={**tournament.rules, **changes}))
+    db.session.commit()
+    db.session.expire_all()
+
+
+def test_tnt_amendment_form_warns_it_is_a_ruling_before_it_is_saved(client, east, tnt):
+    # tnt: "Once submitted, no changes may be made."
+    east.save(1, outcome="wall")
+    open_form = client.get(sheet_url(tnt, tail="/game/1")).get_data(as_text=True)
+    assert 'id="ruling-warning"' not in open_form  # before submission: an amendment
+    for number in range(2, 5):
+        east.save(number, outcome="wall")
+    for seat in "ESWN":
+        east.post("/initial", staff_form(east, seat=seat, initials=seat))
+    east.post("/submit", staff_form(east))
+    form = client.get(sheet_url(tnt, tail="/game/2")).get_data(as_text=True)
+    assert 'id="ruling-warning"' in form
+    assert "no changes after submission: saving this is a director's ruling" in form
+
+
+def test_a_ruling_shows_on_the_sheet_the_players_page_and_the_results_page(client, east, tnt):
+    # tnt: "Once submitted, no changes may be made."
+    submitted_round(east)
+    assert amend_game_two(client, east, tnt).status_code == 303
+    assert last_action() == "sheet.ruling"
+    assert "Director's ruling after submission" in east.get().get_data(as_text=True)
+    north = seats_of(east.sheet().round, east.table)["N"]
+    scores = client.get(f"/p/{tnt.code}/player/{north.number}").get_data(as_text=True)
+    assert "Director's ruling after submission: Ruling: North&#39;s Mah Jongg" in scores
+    results = client.get(f"/results/director/{tnt.id}").get_data(as_text=True)
+    assert "Rulings after submission" in results and "Round 1, table 1" in results
+
+
+def test_where_changes_are_allowed_a_change_stays_an_amendment(client, east, tnt):
+    with_rules(tnt, changes_after_submit="amendment")
+    submitted_round(east)
+    form = client.get(sheet_url(tnt, tail="/game/2")).get_data(as_text=True)
+    assert 'id="ruling-warning"' not in form
+    assert amend_game_two(client, east, tnt).status_code == 303
+    assert last_action() == "sheet.amend"
+    page = east.get().get_data(as_text=True)
+    assert "Amended by Ann Director" in page and "ruling after submission" not in page
+    results = client.get(f"/results/director/{tnt.id}").get_data(as_text=True)
+    assert "Rulings after submission" not in results
+
+
+def verified_htm_round(app, client, hidden):
+    east = TableClient(client, hidden)
+    guide = add_guide(app, hidden)
+    for number in range(1, 5):
+        east.save(number, outcome="wall")
+    assert east.post("/submit", staff_form(east)).status_code == 303
+    assert guide.post(sheet_url(hidden, tail="/verify"), data=staff_form(east)).status_code \
+        == 303
+    assert east.sheet().state == "verified"
+    return east
+
+
+def test_amending_a_verified_sheet_returns_it_to_awaiting_verification(app, client, hidden):
+    # hidden-tile: "after verification, scores are final": a changed sheet is verified again
+    east = verified_htm_round(app, client, hidden)
+    assert amend_game_two(client, east, hidden).status_code == 303
+    sheet = east.sheet()
+    assert sheet.state == "submitted" and sheet.verified_by_id is None
+    event = db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "sheet.amend"))
+    assert event.after["state"] == "submitted"
+    page = client.get(sheet_url(hidden)).get_data(as_text=True)
+    assert "Mark verified" in page
+
+
+def test_an_adjustment_on_a_verified_sheet_returns_it_to_awaiting_verification(
+        app, client, hidden, director):
+    from blueprints.table import service
+
+    east = verified_htm_round(app, client, hidden)
+    service.add_adjustment(east.table, 1, "N", -10, "ruling: tile count", director, game_no=1)
+    db.session.commit()
+    assert east.sheet().state == "submitted"
+    event = db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "sheet.adjust"))
+    assert event.after["state"] == "submitted"
+
+
+def test_a_submitted_sheet_counts_as_provisional_until_verified(app, client, hidden):
+    # hidden-tile: "after verification, scores are final"
+    east = TableClient(client, hidden)
+    for number in range(1, 5):
+        east.save(number, outcome="wall")
+    east.post("/submit", staff_form(east, request_key=secrets.token_urlsafe(8)))
+    standings = client.get(f"/results/{hidden.code}").get_data(as_text=True)
+    assert "not verified yet" in standings and "No results yet" in standings
