@@ -6,7 +6,14 @@ Every form has its own prefix: several sit on one page and their ids must not co
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, StringField, SubmitField, TextAreaField
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    IntegerField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from .service import MAX_ADJUST_MINUTES, MAX_ROW_NUMBER
@@ -35,6 +42,8 @@ class PauseForm(ClockForm):
     reason = StringField(
         "Why pause?", validators=[DataRequired("Say why the clock is paused; every table "
                                                "will see it."), Length(max=200)])
+    # Shown only where the rule set does not pause for rulings.
+    override = BooleanField("Override the rules: pause anyway (kept in the audit trail)")
     submit = SubmitField("Pause the clock")
 
 

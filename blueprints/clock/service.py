@@ -19,7 +19,7 @@ from datetime import datetime
 from flask import has_request_context, request, url_for
 from sqlalchemy import and_, case, func, select, update
 
-from blueprints.director.service import ensure_round, round_row
+from blueprints.director.service import ensure_round, round_row, rules_of
 from models import (
     Announcement,
     GameEntry,
@@ -335,12 +335,37 @@ def start_round(tournament: Tournament, round_no: int, version: int, user: User,
                 lambda clock, now: clock.start(now))
 
 
+def pause_refusal(tournament: Tournament) -> str:
+    """Why the rule set does not pause the clock ("" where it does)."""
+    rules = rules_of(tournament)
+    if rules.pause_for_rulings:
+        return ""
+    return (f"Under {rules.short_name} rules the clock is not paused: each round ends when "
+            "the chime sounds. To pause anyway, tick the override and write why; it is kept "
+            "in the audit trail.")
+
+
+def extension_refusal(tournament: Tournament) -> str:
+    """Why the rule set gives no extra minutes ("" where it does)."""
+    rules = rules_of(tournament)
+    if rules.clock_extensions:
+        return ""
+    return (f"Under {rules.short_name} rules no extensions are provided: minutes cannot be "
+            "added to a round (they can still be taken away to correct the clock).")
+
+
 def pause(tournament: Tournament, round_no: int, version: int, reason: str, user: User,
-          role: str | None = None) -> Round:
+          role: str | None = None, override: bool = False) -> Round:
+    """Pause the clock with a reason every table sees. Under a rule set that does not pause
+    for rulings, only as the director's override (audited as such)."""
     reason = reason.strip()
     if not reason:
         raise ClockRefused("Say why the clock is paused; every table will see it.")
-    return _act(tournament, round_no, version, user, role, "clock.pause",
+    refusal = pause_refusal(tournament)
+    if refusal and not override:
+        raise ClockRefused(refusal)
+    return _act(tournament, round_no, version, user, role,
+                "clock.pause_override" if refusal else "clock.pause",
                 lambda clock, now: clock.pause(now), reason=reason, pause_reason=reason[:200])
 
 
@@ -355,6 +380,8 @@ def adjust(tournament: Tournament, round_no: int, version: int, minutes: int, re
     """Add minutes to the round (minutes > 0) or take them away (minutes < 0)."""
     if minutes == 0 or abs(minutes) > MAX_ADJUST_MINUTES:
         raise ClockRefused(f"Add or take away between 1 and {MAX_ADJUST_MINUTES} minutes.")
+    if minutes > 0 and extension_refusal(tournament):
+        raise ClockRefused(extension_refusal(tournament))
     return _act(tournament, round_no, version, user, role, "clock.adjust",
                 lambda clock, now: clock.adjust(minutes * 60, now), reason=reason.strip())
 

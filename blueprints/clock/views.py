@@ -81,6 +81,8 @@ def _console_context(tournament, role, forms=None, problem=None):
         resume_form=prefilled("resume", ResumeForm),
         adjust_form=prefilled("adjust", AdjustForm), end_form=prefilled("end", EndForm),
         seat_form=prefilled("seat", SeatForm),
+        pause_refusal=service.pause_refusal(tournament),
+        extension_refusal=service.extension_refusal(tournament),
         announcement_form=forms.get("announce") or AnnouncementForm(prefix="announce"),
         announcements=service.announcements(tournament.id), problem=problem,
         # Before seating or starting the next round: earlier sheets still not submitted.
@@ -178,7 +180,8 @@ def pause(tournament_id):
     form = PauseForm(prefix="pause")
 
     def act(round_no, version):
-        service.pause(tournament, round_no, version, form.reason.data, current_user, role)
+        service.pause(tournament, round_no, version, form.reason.data, current_user, role,
+                      override=bool(form.override.data))
         return "The clock is paused."
 
     return _run(tournament, role, "pause", form, act)
