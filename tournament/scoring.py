@@ -27,6 +27,8 @@ PENALTY_RULES = {
     "misnamed_exposure": "misnamed_exposure_penalty",
 }
 MAX_ADJUSTMENT = 500
+# TNT and Destination call it the "Finesse Move"; Hidden Tile only describes it.
+JOKER_EXCHANGE_NAME = "joker exchange (Finesse)"
 
 _OUTCOME_WORDS = {
     "mahjong": "A Mah Jongg",
@@ -47,12 +49,14 @@ _THING_WORDS = {
     "quint": "Quint hand",
     "heavenly": "heavenly or earthly hand",
     "misnamed_discard": "misnamed winning discard",
+    "joker_exchange": "joker exchange that completed the hand",
     "intact": "intact player",
     "misnamer": "misnamer",
 }
 _COMMON_KEYS = ("dead", "in_error", "penalties", "adjustments")
 _MAHJONG_KEYS = ("winner", "value", "self_picked", "jokerless", "singles_and_pairs",
-                 "discarder", "exposures", "quint", "heavenly", "misnamed_discard")
+                 "discarder", "exposures", "quint", "heavenly", "misnamed_discard",
+                 "joker_exchange")
 # The record keys that apply to each outcome, in the order to_dict writes them.
 _APPLIES = {
     "mahjong": _MAHJONG_KEYS + _COMMON_KEYS,
@@ -64,7 +68,7 @@ _APPLIES = {
 }
 _ALL_KEYS = ("outcome",) + _MAHJONG_KEYS + ("intact", "misnamer") + _COMMON_KEYS
 _BOOL_KEYS = ("self_picked", "jokerless", "singles_and_pairs", "quint", "heavenly",
-              "misnamed_discard")
+              "misnamed_discard", "joker_exchange")
 _SEAT_KEYS = ("winner", "discarder", "intact", "misnamer")
 _SEAT_LIST_KEYS = ("dead", "in_error")
 
@@ -115,6 +119,7 @@ class Game:
     quint: bool = False
     heavenly: bool = False
     misnamed_discard: bool = False
+    joker_exchange: bool = False  # the winning tile came by a joker exchange (self-picked)
     dead: tuple[str, ...] = ()
     in_error: tuple[str, ...] = ()
     intact: str | None = None
@@ -161,6 +166,10 @@ class Game:
         if self.heavenly and rules.heavenly is None:
             raise InvalidGame("heavenly", f"{name} rules have no heavenly or earthly hand "
                               "bonus. Enter it as a self-picked Mah Jongg.")
+        if self.joker_exchange and not rules.joker_exchange_self_picked:
+            raise InvalidGame("joker_exchange", f"{name} rules do not say how a joker exchange "
+                              "that completes the hand scores: enter it as self-picked or "
+                              "call the director.")
         if self.misnamed_discard and rules.misnamed_discard_penalty is None:
             raise InvalidGame("misnamed_discard", f"{name} rules have no penalty for a "
                               "misnamed winning discard.")
@@ -192,6 +201,9 @@ class Game:
             raise InvalidGame("value", "What is the hand worth on the card? Enter its value.")
         if self.winner in self.dead or self.winner in self.in_error:
             raise InvalidGame("winner", "The winner's hand cannot be dead.")
+        if self.joker_exchange and not self.self_picked:
+            raise InvalidGame("self_picked", "A joker exchange that completes the hand counts "
+                              "as self-picked: tick self-picked too.")
         if self.heavenly:
             if self.winner != "E":
                 raise InvalidGame("heavenly", "Only East can have a heavenly or earthly hand.")
@@ -342,6 +354,10 @@ def _mahjong_lines(rules: RuleSet, game: Game, tag: str) -> list[ScoreLine]:
     elif game.heavenly:
         lines.append(ScoreLine(winner, rules.self_pick_bonus,
                                "heavenly/earthly hand counts as self-picked "
+                               f"{_signed(rules.self_pick_bonus)} {tag}", "self_pick_bonus"))
+    elif game.self_picked and game.joker_exchange:
+        lines.append(ScoreLine(winner, rules.self_pick_bonus,
+                               f"{JOKER_EXCHANGE_NAME} counts as self-picked "
                                f"{_signed(rules.self_pick_bonus)} {tag}", "self_pick_bonus"))
     elif game.self_picked:
         lines.append(ScoreLine(winner, rules.self_pick_bonus,

@@ -35,7 +35,8 @@ EXPOSURE_CHOICES = [(str(n), str(n)) for n in range(5)]
 # Which step shows the error of each record key.
 FIELD_STEP = {
     "outcome": "outcome", "winner": "winner", "value": "value", "self_picked": "win_by",
-    "heavenly": "win_by", "discarder": "thrower", "exposures": "exposures",
+    "heavenly": "win_by", "joker_exchange": "win_by", "discarder": "thrower",
+    "exposures": "exposures",
     "misnamed_discard": "thrower", "quint": "hand", "jokerless": "hand",
     "singles_and_pairs": "hand", "misnamer": "misnamer", "intact": "intact",
     "dead": "extras", "in_error": "extras", "penalties": "extras", "adjustments": "outcome",
@@ -143,6 +144,8 @@ class GameForm(VersionedForm):
             win_by = self.win_by.data
             if win_by == "self":
                 record["self_picked"] = True
+            elif win_by == "joker_exchange":
+                record["self_picked"] = record["joker_exchange"] = True
             elif win_by == "heavenly":
                 record["heavenly"] = True
             elif win_by == "thrown":
@@ -178,7 +181,9 @@ class GameForm(VersionedForm):
             self.value.data = str(value)
         elif value:
             self.value_other.data = str(value)
-        if record.get("self_picked"):
+        if record.get("joker_exchange"):
+            self.win_by.data = "joker_exchange"
+        elif record.get("self_picked"):
             self.win_by.data = "self"
         elif record.get("heavenly"):
             self.win_by.data = "heavenly"

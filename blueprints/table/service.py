@@ -412,7 +412,8 @@ def game_detail(record_: dict[str, Any], view: SheetView) -> str:
     if record_.get("outcome") != "mahjong" or not record_.get("winner"):
         dead = [view.person(seat) for seat in record_.get("dead", [])]
         return ("dead: " + ", ".join(dead)) if dead else ""
-    how = ("self-picked" if record_.get("self_picked") else
+    how = ("joker exchange (Finesse), self-picked" if record_.get("joker_exchange") else
+           "self-picked" if record_.get("self_picked") else
            "heavenly hand" if record_.get("heavenly") else
            f"thrown by {view.person(record_['discarder'])}"
            if record_.get("discarder") else "")

@@ -114,3 +114,28 @@ def test_a_submitted_sheet_counts_as_provisional_until_verified(app, client, hid
     east.post("/submit", staff_form(east, request_key=secrets.token_urlsafe(8)))
     standings = client.get(f"/results/{hidden.code}").get_data(as_text=True)
     assert "not verified yet" in standings and "No results yet" in standings
+
+
+def test_east_enters_a_joker_exchange_by_its_name(client, east, tnt):
+    # tnt: "This is known as the Finesse Move, because the exchanged joker becomes the
+    # player's 14th tile."
+    entry = east.get("/game").get_data(as_text=True)
+    assert 'value="joker_exchange"' in entry and "(“Finesse”)" in entry
+    response = east.save(1, outcome="mahjong", winner="S", value="25", win_by="joker_exchange")
+    assert response.status_code == 303
+    [game] = east.sheet().games
+    assert game.record["joker_exchange"] is True and game.record["self_picked"] is True
+    assert game.points["S"] == 35
+    assert "joker exchange (Finesse), self-picked" in east.get().get_data(as_text=True)
+    correction = east.get("/game", g=1).get_data(as_text=True)
+    assert 'id="win_by-joker_exchange" value="joker_exchange" checked' in correction
+
+
+def test_city_mahj_offers_no_joker_exchange(client, director):
+    from tests.conftest import make_tournament
+
+    city = make_tournament(director, players=8, rounds=2, preset="city-mahj", code="CITY11")
+    table = TableClient(client, city)
+    assert 'value="joker_exchange"' not in table.get("/game").get_data(as_text=True)
+    response = table.save(1, outcome="mahjong", winner="S", value="25", win_by="joker_exchange")
+    assert response.status_code == 422 and not table.sheet()
