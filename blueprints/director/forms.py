@@ -193,6 +193,9 @@ class PlayerForm(FlaskForm):
         DataRequired("Please enter the player's name."),
         Length(max=120, message="Keep the name under 120 characters.")])
     mini = BooleanField("Entered in the mini tournament")
+    # Shown only once mini entry has closed under the rules.
+    mini_override = StringField("Reason for the override (mini entry is closed)", validators=[
+        Length(max=280, message="Keep the reason under 280 characters.")])
 
 
 class SubstitutesForm(FlaskForm):

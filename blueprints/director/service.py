@@ -555,8 +555,41 @@ def seated(tournament: Tournament) -> bool:
     return round_row(tournament, 1) is not None
 
 
+def mini_entry_closed(tournament: Tournament) -> str:
+    """Why opting a player into or out of the mini tournament needs the director's override
+    now ("" while entry is open): the rule set closes entry when the mini's first round
+    starts (Destination: "must be paid before round 10 starts")."""
+    comp = mini_competition(tournament)
+    if comp is None or not rules_of(tournament).mini_entry_closes:
+        return ""
+    started = db.session.scalar(
+        select(Round.id).where(Round.tournament_id == tournament.id,
+                               Round.number >= comp.first_round,
+                               Round.started_at.is_not(None)).limit(1))
+    if started is None:
+        return ""
+    return (f"Entry to the mini tournament closed when round {comp.first_round} started. To "
+            "opt a player in or out now, write the reason for your override; it is kept in "
+            "the audit trail.")
+
+
+def _mini_override(tournament: Tournament, user: User, player: Player, entered: bool,
+                   reason: str) -> None:
+    """Refuse a change of mini entry after entry closed unless the director wrote why; audit
+    the override."""
+    closed = mini_entry_closed(tournament)
+    if not closed:
+        return
+    reason = plain_text(reason or "", "mini_override", "The reason").strip()
+    if not reason:
+        raise SetupError(closed, "mini_override")
+    _audit(tournament, user, "mini.override", f"player:{player.id}",
+           before={"mini": not entered}, after={"mini": entered}, reason=reason)
+
+
 def add_player(tournament: Tournament, user: User, *, number: int | None, name: str,
-               is_substitute: bool = False, mini: bool = False) -> Player:
+               is_substitute: bool = False, mini: bool = False,
+               mini_override: str = "") -> Player:
     name = plain_text(name, "name", "The name")
     if not name:
         raise SetupError("Please enter the player's name.", "name")
@@ -569,6 +602,7 @@ def add_player(tournament: Tournament, user: User, *, number: int | None, name: 
     tournament.players.append(player)
     db.session.flush()
     if mini:
+        _mini_override(tournament, user, player, True, mini_override)
         _enter_mini(tournament, player)
     _audit(tournament, user, "player.add", f"player:{player.id}",
            after=player_snapshot(player) | {"mini": mini})
@@ -590,7 +624,7 @@ def in_mini(tournament: Tournament) -> set[int]:
 
 
 def edit_player(tournament: Tournament, user: User, player: Player, *, number: int, name: str,
-                mini: bool | None = None) -> None:
+                mini: bool | None = None, mini_override: str = "") -> None:
     name = plain_text(name, "name", "The name")
     if not name:
         raise SetupError("Please enter the player's name.", "name")
@@ -603,6 +637,8 @@ def edit_player(tournament: Tournament, user: User, player: Player, *, number: i
     comp = mini_competition(tournament)
     if comp is not None and mini is not None:
         entry = next((e for e in comp.entries if e.player_id == player.id), None)
+        if bool(mini) != (entry is not None):
+            _mini_override(tournament, user, player, bool(mini), mini_override)
         if mini and entry is None:
             comp.entries.append(CompetitionEntry(player_id=player.id))
         elif not mini and entry is not None:

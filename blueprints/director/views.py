@@ -207,7 +207,7 @@ def _players_page(tournament, form=None, subs_form=None, status=200):
         subs_form=subs_form or forms.SubstitutesForm(),
         needed=service.substitutes_needed(tournament), count=service.player_count(tournament),
         mini=service.mini_competition(tournament), in_mini=service.in_mini(tournament),
-        seated=service.seated(tournament))
+        seated=service.seated(tournament), mini_closed=service.mini_entry_closed(tournament))
 
 
 @bp.get("/t/<int:tournament_id>/players")
@@ -225,7 +225,8 @@ def add_player(tournament_id):
     if form.validate_on_submit():
         try:
             player = service.add_player(tournament, current_user, number=form.number.data,
-                                        name=form.name.data, mini=form.mini.data)
+                                        name=form.name.data, mini=form.mini.data,
+                                        mini_override=form.mini_override.data or "")
             name, number = player.name, player.number
             db.session.commit()
         except SetupError as error:
@@ -297,7 +298,8 @@ def edit_player(tournament_id, player_id):
         try:
             service.edit_player(tournament, current_user, player,
                                 number=form.number.data or player.number, name=form.name.data,
-                                mini=form.mini.data if mini else None)
+                                mini=form.mini.data if mini else None,
+                                mini_override=form.mini_override.data or "")
             name = player.name
             db.session.commit()
         except SetupError as error:
@@ -310,7 +312,8 @@ def edit_player(tournament_id, player_id):
             return redirect(url_for("director.players", tournament_id=tournament.id))
     status = status or (422 if form.is_submitted() else 200)
     return render_template("director/player_form.html", tournament=tournament, player=player,
-                           form=form, mini=mini), status
+                           form=form, mini=mini,
+                           mini_closed=service.mini_entry_closed(tournament)), status
 
 
 @bp.route("/t/<int:tournament_id>/players/<int:player_id>/withdraw", methods=["GET", "POST"])
