@@ -601,3 +601,87 @@ def wording(rules_key: str, field: str) -> str | None:
     "..." in a quote marks words left out. Unknown preset or field: None.
     """
     return _WORDING.get(rules_key, {}).get(field)
+
+
+# Where a sheet's line can be read more than one way, the reading the app follows, beside
+# the rule it concerns. docs/rules/README.md ("Rulings") carries the same words.
+_READINGS: dict[str, tuple[str, ...]] = {
+    "thrower_penalty": (
+        "The thrower can be neither the winner nor a dead hand. A self-picked win has no "
+        "thrower.",
+        "City's \"to 3 exposures\" reads as 3 or more.",
+    ),
+    "heavenly": (
+        "A heavenly or earthly hand is East's win with no discard: it earns the rule set's "
+        "heavenly bonus (or the self-pick bonus where the sheet says it counts as "
+        "self-picked), never both.",
+    ),
+    "blind_pass_peek_penalty": (
+        "Penalties recorded during a game (blind-pass peek, misnamed exposure tile) stand "
+        "even if the player's hand later goes dead; a dead player scores the penalty alone.",
+        "A player who peeks in both Charlestons loses 10 twice.",
+    ),
+    "misnamed_exposure_penalty": (
+        "Penalties recorded during a game (blind-pass peek, misnamed exposure tile) stand "
+        "even if the player's hand later goes dead; a dead player scores the penalty alone.",
+    ),
+    "misnamed_discard_penalty": (
+        "A misnamed discard that completes a Mah Jongg: the misnamer's -25 replaces the "
+        "normal thrower penalty (it is not added to it).",
+        "Rules of the Road says \"the discarder is penalized\" without a number: -25 unless "
+        "the director changes it.",
+    ),
+    "misnamed_tile_game": (
+        "\"Director decides\" outcomes are entered as an ordinary game plus director "
+        "adjustments, each with a written reason.",
+    ),
+    "misnamed_tile_others_bonus": (
+        "A dead player in a misnamed-tile game gets 0, not the +10 of \"the other three\".",
+    ),
+    "mah_jongg_in_error": (
+        "\"Director decides\" outcomes are entered as an ordinary game plus director "
+        "adjustments, each with a written reason.",
+    ),
+    "error_all_exposed_points": (
+        "Penalties recorded in a game that ends \"Mah Jongg in error, all exposed\" still "
+        "count (the sheets say \"all 0\").",
+    ),
+    "time_called_zeroes": (
+        "A game stopped by time (time called) scores 0 for every player, penalties included: "
+        "the game did not count. Where the rule set says \"round\", every game of that "
+        "table's round scores 0.",
+    ),
+    "pause_for_rulings": (
+        "Hidden Tile's \"Each round ends immediately when the chime sounds\" is read as no "
+        "pause for a ruling; the director can still pause with a written reason, kept in the "
+        "audit trail.",
+    ),
+    "scores_final": (
+        "Until a table guide verifies a sheet its scores count as provisional; a director's "
+        "change to a verified sheet returns it to awaiting verification.",
+    ),
+    "changes_after_submit": (
+        "\"No changes after submission\" binds the table, not the director: a director's "
+        "change to a submitted sheet is a ruling, shown as such with its reason.",
+    ),
+    "joker_exchange_self_picked": (
+        "A joker exchange that completes the hand is entered under its own name and scores "
+        "the self-pick bonus, never a thrower penalty.",
+    ),
+    "voided_round_wins": (
+        "A round voided by time counts no games won, as it counts no points.",
+    ),
+    "mini_entry_closes": (
+        "Destination's \"before round 10 starts\" is read as the first round of the mini "
+        "tournament, whichever round the director sets.",
+    ),
+    "tiebreak": (
+        "Where the sheet is silent the director chooses for each tie between a recorded draw "
+        "and shared places; the results page says which applied.",
+    ),
+}
+
+
+def readings(field: str) -> tuple[str, ...]:
+    """The app's reading of ambiguous sheet lines about `field` (empty where none)."""
+    return _READINGS.get(field, ())

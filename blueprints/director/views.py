@@ -13,7 +13,7 @@ from blueprints.auth import service as auth_service
 from blueprints.auth.service import ANY_STAFF, MANAGE
 from blueprints.common import external_url, render_page_or_partial
 from models import db
-from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, wording
+from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, readings, wording
 
 from . import forms, service
 from .service import SetupError
@@ -176,7 +176,8 @@ def rules(tournament_id):
     return render_template("director/rules.html", tournament=tournament, form=form,
                            preset_form=forms.PresetForm(preset=tournament.preset),
                            fields=forms.EDITABLE_RULES, all_fields=RULE_FIELDS,
-                           wording=wording, locked=locked, rules=tournament.rules), status
+                           wording=wording, readings=readings, locked=locked,
+                           rules=tournament.rules), status
 
 
 @bp.post("/t/<int:tournament_id>/rules/preset")

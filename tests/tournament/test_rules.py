@@ -14,6 +14,7 @@ from tournament.rules import (
     InvalidRules,
     MiniTournament,
     RuleSet,
+    readings,
     wording,
 )
 
@@ -312,3 +313,38 @@ def test_scores_cannot_wait_for_a_verification_nobody_does():
 def test_final_states_follow_the_rule():
     assert PRESETS["hidden-tile"].final_states == ("verified",)
     assert PRESETS["tnt"].final_states == ("submitted", "verified")
+
+
+README = SHEETS / "README.md"
+
+
+def every_reading():
+    for rule_field in RULE_FIELDS:
+        for note in readings(rule_field.name):
+            yield rule_field.name, note
+
+
+@pytest.mark.parametrize("field, note", list(every_reading()))
+def test_every_reading_beside_a_rule_is_on_the_rulings_page(field, note):
+    # a reading may be one clause of a longer ruling there, so case and the full stop aside
+    page = squeeze(README.read_text(encoding="utf-8")).lower()
+    assert squeeze(note).rstrip(".").lower() in page
+
+
+@pytest.mark.parametrize("field, part", [
+    ("misnamed_discard_penalty", "the misnamer's -25 replaces the normal thrower penalty"),
+    ("blind_pass_peek_penalty", "a dead player scores the penalty alone"),
+    ("time_called_zeroes", "penalties included"),
+])
+def test_the_rulings_named_by_the_sheets_readers_sit_beside_their_rule(field, part):
+    assert any(part in note for note in readings(field))
+
+
+def test_the_rulings_page_follows_the_corrected_summary():
+    text = squeeze(README.read_text(encoding="utf-8"))
+    # Rules of the Road: "The discarder is penalized" gives no number
+    assert '"the discarder is penalized" (no number; -25 by default)' in text
+    # tnt: "This is known as the Finesse Move"
+    assert 'a joker exchange, "Finesse", that completes the hand counts' in text
+    # hidden-tile: "follow the table assignment provided by HTM"
+    assert 'Hidden Tile: "follow the table assignment provided by HTM"' in text
