@@ -38,6 +38,10 @@ class Scoresheet(db.Model):
     amended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     amended_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
     amend_reason: Mapped[str] = mapped_column(Text, default="")
+    # West's check of East's sheet before it is submitted, where the rule set asks for it
+    # (Destination: "West will also receive Easts sheet to verify their score").
+    west_checked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    west_initials: Mapped[str] = mapped_column(String(8), default="")
     # Director adjustments (from a call's ruling) for a game East has not saved yet:
     # [{"game": 2, "seat": "N", "points": -10, "reason": "..."}]; merged into that game's
     # record's "adjustments" when it is saved.
@@ -73,6 +77,9 @@ class GameEntry(db.Model):
     signer: Mapped[str | None] = mapped_column(String(1))
     initials: Mapped[str] = mapped_column(String(8), default="")
     note: Mapped[str] = mapped_column(String(280), default="")
+    # Every player's initials on this game where the rule set has each player sign each game
+    # ({"S": "RA", ...}); cleared when the game's scores change.
+    seat_initials: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 

@@ -87,6 +87,7 @@ class RuleSet:
     joker_exchange_self_picked: bool
     voided_round_wins: bool  # games won still count in a round voided by time
     mini_entry_closes: bool  # opting in or out closes when the mini's first round starts
+    west_checks_sheet: bool  # West checks East's sheet before it is submitted
 
     @property
     def final_states(self) -> tuple[str, ...]:
@@ -197,7 +198,7 @@ RULE_FIELDS: list[RuleField] = [
     RuleField("game_signoff", "Who initials each game", "choice",
               "Whose initials confirm each game's scores.", optional=True,
               choices=(("winner", "the winner (West when East wins or for a wall game)"),
-                       ("all", "every player (West checks East)"),
+                       ("all", "every player, one tap each on East's phone"),
                        (None, "nobody per game"))),
     RuleField("round_signoff_all", "Every player initials the round total", "flag", ""),
     RuleField("table_guide_verifies", "A table guide verifies scores at round end", "flag", ""),
@@ -233,6 +234,8 @@ RULE_FIELDS: list[RuleField] = [
     RuleField("mini_entry_closes", "Mini tournament entry closes when its first round starts",
               "flag", "After that, opting a player in or out needs the director's override "
               "with a written reason, kept in the audit trail."),
+    RuleField("west_checks_sheet", "West checks East's sheet before it is submitted", "flag",
+              "On: East cannot submit until West has checked the sheet on East's phone."),
 ]
 
 _IDENTITY = ("key", "name", "short_name", "sheet")
@@ -345,13 +348,14 @@ _NOT_STATED: dict[str, Any] = {
     "joker_exchange_self_picked": False,
     "voided_round_wins": True,
     "mini_entry_closes": False,
+    "west_checks_sheet": False,
 }
 
 # Rules added after tournaments were first stored: a stored rule set (or a backup) without
 # them takes its preset's value, so it keeps loading and means what its sheet says.
 _LATER_FIELDS = ("clock_extensions", "pause_for_rulings", "scores_final",
                  "changes_after_submit", "joker_exchange_self_picked", "voided_round_wins",
-                 "mini_entry_closes")
+                 "mini_entry_closes", "west_checks_sheet")
 
 
 def _with_later_fields(data: dict[str, Any]) -> dict[str, Any]:
@@ -401,6 +405,7 @@ PRESETS: dict[str, RuleSet] = {
         quint_two_exposure_penalty=None, heavenly="self_picked", blind_pass_peek_penalty=-10,
         mah_jongg_in_error=True, game_signoff="all", mini_tournament=MiniTournament(10, 12),
         changes_after_submit="ruling", joker_exchange_self_picked=True, mini_entry_closes=True,
+        west_checks_sheet=True,
     ),
 }
 
@@ -588,6 +593,7 @@ _WORDING: dict[str, dict[str, str]] = {
                                       "strategy.",
         "mini_entry_closes": "The cost to be in this mini is an additional fee and must be "
                              "paid before round 10 starts.",
+        "west_checks_sheet": "West will also receive Easts sheet to verify their score.",
         "mini_tournament": "During these 3 rounds, there is an optional mini tournament. ... "
                            "for an additional fee there is an opportunity for your score to "
                            "count twice.",

@@ -145,13 +145,19 @@ def edit_tournament(tournament_id):
                            locked=service.scores_entered(tournament)), status
 
 
+def _stored_rules(tournament) -> dict:
+    """The tournament's rules with every rule filled in (one stored before a rule existed
+    shows its preset's value for it)."""
+    return service.rules_of(tournament).to_dict()
+
+
 @bp.route("/t/<int:tournament_id>/rules", methods=["GET", "POST"])
 def rules(tournament_id):
     """Every number of the rule set, beside the sheet's words; fixed once scores are in."""
     tournament = _manage(tournament_id)
     locked = service.scores_entered(tournament)
     if request.method == "POST" and not locked:
-        form = forms.rules_form(tournament.rules, formdata=request.form)
+        form = forms.rules_form(_stored_rules(tournament), formdata=request.form)
         status = 422
         if form.validate():
             try:
@@ -163,7 +169,7 @@ def rules(tournament_id):
                 # A score landed since the page was drawn: show the rules read-only.
                 db.session.rollback()
                 locked, status = True, 409
-                form = forms.rules_form(tournament.rules)
+                form = forms.rules_form(_stored_rules(tournament))
             except SetupError as error:
                 _fail(form, error)
             else:
@@ -171,13 +177,13 @@ def rules(tournament_id):
                 flash("Saved the rules.")
                 return redirect(url_for("director.rules", tournament_id=tournament.id))
     else:
-        form = forms.rules_form(tournament.rules)
+        form = forms.rules_form(_stored_rules(tournament))
         status = 409 if request.method == "POST" else 200
     return render_template("director/rules.html", tournament=tournament, form=form,
                            preset_form=forms.PresetForm(preset=tournament.preset),
                            fields=forms.EDITABLE_RULES, all_fields=RULE_FIELDS,
                            wording=wording, readings=readings, locked=locked,
-                           rules=tournament.rules), status
+                           rules=_stored_rules(tournament)), status
 
 
 @bp.post("/t/<int:tournament_id>/rules/preset")

@@ -242,9 +242,11 @@ def export_tournament(tournament: Tournament) -> dict:
             "verified_at": _when(s.verified_at), "verified_by": email(s.verified_by_id),
             "amended_at": _when(s.amended_at), "amended_by": email(s.amended_by_id),
             "amend_reason": s.amend_reason, "pending_adjustments": s.pending_adjustments,
+            "west_checked_at": _when(s.west_checked_at), "west_initials": s.west_initials,
             "updated_at": _when(s.updated_at),
             "games": [{"number": g.number, "record": g.record, "points": g.points,
                        "signer": g.signer, "initials": g.initials, "note": g.note,
+                       "seat_initials": g.seat_initials or {},
                        "created_at": _when(g.created_at), "updated_at": _when(g.updated_at)}
                       for g in sorted(s.games, key=lambda g: g.number)],
             "signoffs": [{"seat": o.seat, "initials": o.initials,
@@ -278,6 +280,15 @@ def export_tournament(tournament: Tournament) -> dict:
 
 
 # -- import ---------------------------------------------------------------------------------
+
+
+def _seat_initials(value) -> dict[str, str]:
+    """Every player's initials on a game, as stored (a backup from before they existed has
+    none); anything but seat -> short text is dropped, never stored."""
+    if not isinstance(value, dict):
+        return {}
+    return {seat: text[:8] for seat, text in value.items()
+            if seat in SEAT_ORDER and isinstance(text, str) and text.strip()}
 
 
 def _need(data: dict, key: str, kind: type):
@@ -440,6 +451,8 @@ def _import(data, info, director, keep_tokens):
             amended_by_id=uid(entry.get("amended_by")),
             amend_reason=entry.get("amend_reason", ""),
             pending_adjustments=entry.get("pending_adjustments") or [],
+            west_checked_at=_instant(entry.get("west_checked_at")),
+            west_initials=str(entry.get("west_initials") or "")[:8],
             updated_at=_instant(entry.get("updated_at")))
         for game in entry["games"]:
             points = game["points"]
@@ -447,6 +460,7 @@ def _import(data, info, director, keep_tokens):
                 number=game["number"], record=game["record"], points_e=points["E"],
                 points_s=points["S"], points_w=points["W"], points_n=points["N"],
                 signer=game.get("signer"), initials=game.get("initials", ""),
+                seat_initials=_seat_initials(game.get("seat_initials")),
                 note=game.get("note", ""), created_at=_instant(game.get("created_at")),
                 updated_at=_instant(game.get("updated_at"))))
         for signoff in entry.get("signoffs", []):

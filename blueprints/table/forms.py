@@ -258,6 +258,17 @@ class SubmitForm(VersionedForm):
     pass
 
 
+class GameInitialForm(VersionedForm):
+    """One player's tap confirming their score in one game."""
+
+    seat = HiddenField()
+    game_no = RowNumberField(validators=[Optional()])
+
+
+class WestCheckForm(VersionedForm):
+    pass
+
+
 class TimeCalledForm(VersionedForm):
     # The second step, in the same form (works without JavaScript): ticked on purpose.
     confirm = BooleanField("Yes, the director called time")

@@ -282,6 +282,7 @@ class GameRow:
     initials: str
     note: str
     record: dict[str, Any]
+    seat_initials: dict[str, str] = field(default_factory=dict)
 
     @property
     def adjustments(self) -> list[dict[str, Any]]:
@@ -359,9 +360,27 @@ class SheetView:
         return self.rules.round_signoff_all
 
     @property
+    def every_player_initials_games(self) -> bool:
+        return self.rules.game_signoff == "all"
+
+    @property
+    def games_to_initial(self) -> list[tuple[int, list[str]]]:
+        """(game, seats still to initial it) where every player initials each game."""
+        if not self.every_player_initials_games:
+            return []
+        return [(row.number, [seat for seat in self.seats if seat not in row.seat_initials])
+                for row in self.games if any(seat not in row.seat_initials
+                                             for seat in self.seats)]
+
+    @property
+    def west_check_needed(self) -> bool:
+        return self.rules.west_checks_sheet and not (self.sheet and self.sheet.west_checked_at)
+
+    @property
     def can_submit(self) -> bool:
         return self.is_open and self.complete and (
-            self.all_initialled or not self.initials_required)
+            self.all_initialled or not self.initials_required) and not (
+            self.games_to_initial or self.west_check_needed)
 
     @property
     def change_is_ruling(self) -> bool:
@@ -441,7 +460,7 @@ def sheet_view(table: Table, round_: Round) -> SheetView:
             detail=game_detail(entry.record, view), points=entry.points,
             lines=_with_ruling_labels(lines, entry.record.get("adjustments") or []),
             signer=entry.signer, initials=entry.initials, note=entry.note,
-            record=entry.record,
+            record=entry.record, seat_initials=dict(entry.seat_initials or {}),
         ))
         for seat in SEATS:
             view.totals[seat] += entry.points[seat]
@@ -600,6 +619,10 @@ def _rescore(sheet: Scoresheet, rules: RuleSet) -> None:
         points = dict.fromkeys(SEATS, 0)
         for line in lines:
             points[line.seat] += line.points
+        if entry.points != points:
+            # Initials confirm scores: scores that changed are confirmed again.
+            entry.seat_initials = {}
+            sheet.west_checked_at, sheet.west_initials = None, ""
         entry.points = points
 
 
@@ -826,6 +849,77 @@ def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
     return sheet
 
 
+def player_initials(player: Player | None, seat: str) -> str:
+    """What a one-tap confirmation writes for a player: the first letters of their name
+    ("Ruth Abrams" -> "RA"); the seat's letter for an empty seat."""
+    if player is None:
+        return seat
+    letters = "".join(word[0] for word in player.name.replace("-", " ").split() if word)
+    return letters.upper()[:8] or seat
+
+
+@one_transaction
+def initial_game(table: Table, round_: Round, number: int, seat: str, *,
+                 version: int | None, key: str | None) -> Scoresheet:
+    """A player confirms their score in game `number` with one tap on East's phone, where
+    the rule set has every player sign each game; their initials go beside the game."""
+    rules = rules_of(table.tournament)
+    if rules.game_signoff != "all":
+        raise SheetError("sheet", f"Under {rules.short_name} rules one player initials each "
+                         "game when it is saved.")
+    if seat not in SEATS:
+        raise SheetError("seat", "Choose your seat.")
+    sheet = ensure_sheet(round_, table)
+    if _applied(key):
+        raise Replayed(sheet)
+    sheet = _begin_write(sheet, version, key)
+    if sheet.state != "open":
+        db.session.rollback()
+        raise SheetError("sheet", "This sheet was submitted; it is locked.")
+    entry = next((e for e in sheet.games if e.number == number), None)
+    if entry is None:
+        db.session.rollback()
+        raise SheetError("game", f"Game {number} is not entered yet.")
+    initials = player_initials(seats_of(round_, table).get(seat), seat)
+    before = dict(entry.seat_initials or {})
+    entry.seat_initials = {**before, seat: initials}
+    record("game.initial", tournament_id=table.tournament_id, subject=_subject(sheet),
+           before={"game": number, "seat_initials": before},
+           after={"game": number, "seat_initials": entry.seat_initials,
+                  "points": entry.points[seat]},
+           actor=f"Table {table.number} ({SEAT_NAMES[seat]})")
+    _commit(key, sheet)
+    return sheet
+
+
+@one_transaction
+def west_check(table: Table, round_: Round, *, version: int | None,
+               key: str | None) -> Scoresheet:
+    """West has checked East's sheet (every game entered), where the rule set asks for it."""
+    rules = rules_of(table.tournament)
+    if not rules.west_checks_sheet:
+        raise SheetError("west", f"{rules.short_name} rules do not ask West to check the "
+                         "sheet.")
+    sheet = ensure_sheet(round_, table)
+    if _applied(key):
+        raise Replayed(sheet)
+    sheet = _begin_write(sheet, version, key)
+    if sheet.state != "open":
+        db.session.rollback()
+        raise SheetError("sheet", "This sheet was submitted; it is locked.")
+    if len(sheet.games) < table.tournament.games_per_round:
+        db.session.rollback()
+        raise SheetError("west", "Enter every game first (or record the rest as time "
+                         "called), then West checks the sheet.")
+    initials = player_initials(seats_of(round_, table).get("W"), "W")
+    sheet.west_checked_at, sheet.west_initials = utcnow(), initials
+    record("sheet.west_check", tournament_id=table.tournament_id, subject=_subject(sheet),
+           before=None, after={"west_initials": initials, "totals": _totals(sheet)},
+           actor=f"Table {table.number} (West)")
+    _commit(key, sheet)
+    return sheet
+
+
 @one_transaction
 def submit_sheet(table: Table, round_: Round, *, version: int | None, key: str | None,
                  actor: str = "") -> Scoresheet:
@@ -848,6 +942,18 @@ def submit_sheet(table: Table, round_: Round, *, version: int | None, key: str |
         db.session.rollback()
         raise SheetError("submit", "Every player initials their round total first. "
                          f"Still to initial: {', '.join(missing)}.")
+    if rules.game_signoff == "all":
+        unsigned = [f"game {e.number} ("
+                    + ", ".join(SEAT_NAMES[s] for s in SEATS if s not in (e.seat_initials or {}))
+                    + ")" for e in sheet.games if set(SEATS) - set(e.seat_initials or {})]
+        if unsigned:
+            db.session.rollback()
+            raise SheetError("submit", "Every player initials every game first. Still to "
+                             f"initial: {'; '.join(unsigned)}.")
+    if rules.west_checks_sheet and sheet.west_checked_at is None:
+        db.session.rollback()
+        raise SheetError("submit", "West checks East's sheet first: West, tap \u201cI "
+                         "checked East's sheet\u201d above.")
     sheet.state, sheet.submitted_at = "submitted", utcnow()
     sheet.submitted_by = (actor or f"Table {table.number} (East)")[:80]
     record("sheet.submit", tournament_id=table.tournament_id, subject=_subject(sheet),

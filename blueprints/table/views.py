@@ -35,10 +35,12 @@ from .forms import (
     MAX_ROW_NUMBER,
     VALUE_CHOICES,
     GameForm,
+    GameInitialForm,
     InitialForm,
     SubmitForm,
     TimeCalledForm,
     VerifyForm,
+    WestCheckForm,
     small_int,
 )
 
@@ -368,6 +370,12 @@ def _review(table, rnd, *, status=200, errors=None, conflict=None, forms=None):
     context = _page_context(table, view)
     context.update(
         errors=errors or {}, conflict=conflict, initial_forms=initial_forms,
+        game_initial_forms={(number, seat): _versioned(GameInitialForm, view, seat=seat,
+                                                       game_no=number)
+                            for number, seats in view.games_to_initial for seat in seats},
+        game_initial_url=_link("table.initial_game", table, rnd.number),
+        west_form=_versioned(WestCheckForm, view),
+        west_url=_link("table.west_check", table, rnd.number),
         submit_form=_versioned(SubmitForm, view),
         initial_url=_link("table.initial", table, rnd.number),
         submit_url=_link("table.submit", table, rnd.number),
@@ -404,6 +412,48 @@ def initial(code, number):
         return _review(table, rnd, status=409, conflict=CONFLICT,
                        forms={seat: form} if seat in service.SEATS else None)
     return _done(review_url, f"{SEAT_NAMES.get(seat, seat)} initialled.")
+
+
+@bp.post("/<code>/<int:number>/game-initial")
+def initial_game(code, number):
+    """A player's one tap confirming their score in one game."""
+    table, rnd = _table_and_round(code, number)
+    form = GameInitialForm()
+    form.validate_on_submit()
+    seat = form.seat.data or ""
+    review_url = _link("table.review", table, rnd.number)
+    try:
+        service.initial_game(table, rnd, form.game_no.data or 0, seat,
+                             version=form.version.data or 0, key=form.request_key.data)
+    except service.Replayed:
+        return _done(review_url)
+    except service.SheetError as error:
+        return _review(table, rnd, status=409 if error.field == "sheet" else 422,
+                       errors={"game_initials": error.message})
+    except service.StaleSheet:
+        return _review(table, rnd, status=409, conflict=CONFLICT)
+    return _done(review_url, f"{SEAT_NAMES.get(seat, seat)} initialled game "
+                             f"{form.game_no.data}.")
+
+
+@bp.post("/<code>/<int:number>/west-check")
+def west_check(code, number):
+    """West has checked East's sheet."""
+    table, rnd = _table_and_round(code, number)
+    form = WestCheckForm()
+    form.validate_on_submit()
+    review_url = _link("table.review", table, rnd.number)
+    try:
+        service.west_check(table, rnd, version=form.version.data or 0,
+                           key=form.request_key.data)
+    except service.Replayed:
+        return _done(review_url)
+    except service.SheetError as error:
+        return _review(table, rnd, status=409 if error.field == "sheet" else 422,
+                       errors={"west": error.message})
+    except service.StaleSheet:
+        return _review(table, rnd, status=409, conflict=CONFLICT)
+    return _done(review_url, "West checked the sheet.")
 
 
 @bp.post("/<code>/<int:number>/submit")

@@ -27,7 +27,9 @@ def test_hidden_tiles_procedure_sits_beside_its_words(client, director):
 
 def test_procedure_rules_are_editable_before_play_and_audited(client, tournament):
     # tnt: "Once submitted, no changes may be made."
-    assert "Once submitted, no changes may be made." in rules_page(client, tournament)
+    page = rules_page(client, tournament)
+    assert "Once submitted, no changes may be made." in page
+    assert 'checked id="clock_extensions"' in page
     response = client.post(f"/director/t/{tournament.id}/rules",
                            data=rules_data(tournament, changes_after_submit="amendment",
                                            clock_extensions=None, tiebreak="shared"))
@@ -57,3 +59,17 @@ def test_procedure_rules_are_read_only_once_a_score_is_in(client, tournament):
     assert 'name="changes_after_submit"' not in page
     assert "A director&#39;s change to a submitted sheet" in page
     assert "is a ruling (the sheet says no changes after submission)" in page
+
+
+def test_a_tournament_stored_before_the_procedure_rules_shows_its_presets(client, director):
+    from models import Tournament
+
+    htm = make_tournament(director, players=8, preset="hidden-tile", code="HTMOLD")
+    old = {k: v for k, v in htm.rules.items()
+           if k not in ("scores_final", "clock_extensions", "west_checks_sheet")}
+    db.session.execute(db.update(Tournament).where(Tournament.id == htm.id).values(rules=old))
+    db.session.commit()
+    db.session.expire_all()
+    page = rules_page(client, htm)
+    assert '<option selected value="verified">' in page
+    assert 'id="clock_extensions"' in page and 'checked id="clock_extensions"' not in page

@@ -139,3 +139,70 @@ def test_city_mahj_offers_no_joker_exchange(client, director):
     assert 'value="joker_exchange"' not in table.get("/game").get_data(as_text=True)
     response = table.save(1, outcome="mahjong", winner="S", value="25", win_by="joker_exchange")
     assert response.status_code == 422 and not table.sheet()
+
+
+def destination_table(client, director):
+    from tests.conftest import make_tournament
+
+    tournament = make_tournament(director, players=8, rounds=2, preset="destination",
+                                 code="DEST11")
+    return TableClient(client, tournament)
+
+
+def tap(table, game_no, seat):
+    return table.post("/game-initial", staff_form(table, game_no=game_no, seat=seat))
+
+
+def test_destination_every_player_initials_each_game_and_west_checks(client, director):
+    # destination: "After each game East will fill it out and give it back to you to confirm
+    # your score by signing. ... West will also receive Easts sheet to verify their score."
+    table = destination_table(client, director)
+    for number in range(1, 5):
+        table.save(number, outcome="wall")
+    review = table.get("/review").get_data(as_text=True)
+    assert "Every player initials each game" in review
+    assert "Player 2 (South): 10 is right" in review
+    refused = table.post("/submit", staff_form(table))
+    assert refused.status_code == 422
+    assert "Still to initial: game 1 (East, South, West, North)" in refused.get_data(
+        as_text=True)
+    for number in range(1, 5):
+        for seat in "ESWN":
+            assert tap(table, number, seat).status_code == 303
+    assert table.sheet().games[0].seat_initials == {"E": "P1", "S": "P2", "W": "P3",
+                                                     "N": "P4"}
+    refused = table.post("/submit", staff_form(table))
+    assert refused.status_code == 422 and "West checks East" in refused.get_data(as_text=True)
+    assert table.post("/west-check", staff_form(table)).status_code == 303
+    sheet = table.sheet()
+    assert sheet.west_checked_at is not None and sheet.west_initials == "P3"
+    assert "Checked by West" in table.get("/review").get_data(as_text=True)
+    assert table.post("/submit", staff_form(table)).status_code == 303
+    actions = db.session.scalars(db.select(AuditEvent.action)).all()
+    assert actions.count("game.initial") == 16 and "sheet.west_check" in actions
+
+
+def test_a_corrected_score_is_initialled_and_checked_again(client, director):
+    table = destination_table(client, director)
+    for number in range(1, 5):
+        table.save(number, outcome="wall")
+    for seat in "ESWN":
+        tap(table, 1, seat)
+    table.post("/west-check", staff_form(table))
+    table.save(1, outcome="mahjong", winner="S", value="25", win_by="self")
+    sheet = table.sheet()
+    assert sheet.games[0].seat_initials == {} and sheet.west_checked_at is None
+
+
+def test_west_checks_only_a_complete_sheet(client, director):
+    table = destination_table(client, director)
+    table.save(1, outcome="wall")
+    response = table.post("/west-check", staff_form(table))
+    assert response.status_code == 422 and table.sheet().west_checked_at is None
+
+
+def test_under_tnt_there_is_no_per_player_tap(client, east, tnt):
+    east.save(1, outcome="wall")
+    assert "Every player initials each game" not in east.get("/review").get_data(as_text=True)
+    assert tap(east, 1, "S").status_code == 409
+    assert east.sheet().games[0].seat_initials == {}

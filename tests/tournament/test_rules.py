@@ -281,6 +281,9 @@ def test_every_quote_is_word_for_word_on_its_sheet(preset, field, quote):
     ("tnt", "voided_round_wins", True),
     ("destination", "mini_entry_closes", True),  # "must be paid before round 10 starts"
     ("tnt", "mini_entry_closes", False),
+    ("destination", "west_checks_sheet", True),  # "West will also receive Easts sheet to verify"
+    ("destination", "game_signoff", "all"),  # "to confirm your score by signing"
+    ("tnt", "west_checks_sheet", False),
     ("hidden-tile", "tiebreak", "tile_bag"),  # "the tied players will draw from a tile bag"
     ("tnt", "tiebreak", None),             # README: "-": the director chooses
 ])
@@ -293,7 +296,7 @@ def test_a_rule_set_stored_before_the_procedure_rules_loads_with_its_presets(pre
     stored = PRESETS[preset].to_dict()
     for name in ("clock_extensions", "pause_for_rulings", "scores_final",
                  "changes_after_submit", "joker_exchange_self_picked", "voided_round_wins",
-                 "mini_entry_closes"):
+                 "mini_entry_closes", "west_checks_sheet"):
         del stored[name]
     assert RuleSet.from_dict(stored) == PRESETS[preset]
 

@@ -1,0 +1,33 @@
+"""every player's initials on each game, and West's check of the sheet
+
+Revision ID: a7c3e91f0b42
+Revises: dec10deb96f6
+Create Date: 2026-12-01 02:55:00
+
+"""
+from alembic import op
+import sqlalchemy as sa
+
+
+revision = 'a7c3e91f0b42'
+down_revision = 'dec10deb96f6'
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    with op.batch_alter_table('game_entry', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('seat_initials', sa.JSON(), nullable=False,
+                                      server_default='{}'))
+    with op.batch_alter_table('scoresheet', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('west_checked_at', sa.DateTime(), nullable=True))
+        batch_op.add_column(sa.Column('west_initials', sa.String(length=8), nullable=False,
+                                      server_default=''))
+
+
+def downgrade():
+    with op.batch_alter_table('scoresheet', schema=None) as batch_op:
+        batch_op.drop_column('west_initials')
+        batch_op.drop_column('west_checked_at')
+    with op.batch_alter_table('game_entry', schema=None) as batch_op:
+        batch_op.drop_column('seat_initials')
