@@ -88,6 +88,7 @@ class RuleSet:
     voided_round_wins: bool  # games won still count in a round voided by time
     mini_entry_closes: bool  # opting in or out closes when the mini's first round starts
     west_checks_sheet: bool  # West checks East's sheet before it is submitted
+    director_ends_round: bool  # the director may end one table's round from its sheet
 
     @property
     def final_states(self) -> tuple[str, ...]:
@@ -236,6 +237,10 @@ RULE_FIELDS: list[RuleField] = [
               "with a written reason, kept in the audit trail."),
     RuleField("west_checks_sheet", "West checks East's sheet before it is submitted", "flag",
               "On: East cannot submit until West has checked the sheet on East's phone."),
+    RuleField("director_ends_round", "The director may end one table's round", "flag",
+              "On: the table's sheet offers the director to end its round with a written "
+              "reason; the games not played score what the director decides, the games "
+              "played keep their scores."),
 ]
 
 _IDENTITY = ("key", "name", "short_name", "sheet")
@@ -349,13 +354,14 @@ _NOT_STATED: dict[str, Any] = {
     "voided_round_wins": True,
     "mini_entry_closes": False,
     "west_checks_sheet": False,
+    "director_ends_round": False,
 }
 
 # Rules added after tournaments were first stored: a stored rule set (or a backup) without
 # them takes its preset's value, so it keeps loading and means what its sheet says.
 _LATER_FIELDS = ("clock_extensions", "pause_for_rulings", "scores_final",
                  "changes_after_submit", "joker_exchange_self_picked", "voided_round_wins",
-                 "mini_entry_closes", "west_checks_sheet")
+                 "mini_entry_closes", "west_checks_sheet", "director_ends_round")
 
 
 def _with_later_fields(data: dict[str, Any]) -> dict[str, Any]:
@@ -393,7 +399,7 @@ PRESETS: dict[str, RuleSet] = {
         quint_two_exposure_penalty=None, blind_pass_peek_penalty=-10,
         time_called_zeroes="round", table_guide_verifies=True, tiebreak="tile_bag",
         clock_extensions=False, pause_for_rulings=False, scores_final="verified",
-        joker_exchange_self_picked=True, voided_round_wins=False,
+        joker_exchange_self_picked=True, voided_round_wins=False, director_ends_round=True,
     ),
     "rules-of-the-road": _preset(
         "rules-of-the-road", "Rules of the Road", "Rules of the Road",
@@ -542,6 +548,9 @@ _WORDING: dict[str, dict[str, str]] = {
                                       "completes the hand.",
         "voided_round_wins": "If the game is unfinished, every player at that table receives "
                              "0 points for the round.",
+        "director_ends_round": "Play resumes only when more than two players remain with "
+                               "intact, unexposed hands; otherwise the round ends and the "
+                               "remaining score is determined by the Tournament Director.",
         "tiebreak": "If two or more players are tied for a prize-winning position in the "
                     "final tournament standings, the tied players will draw from a tile bag. "
                     "The first player to draw three jokers receives the higher placement.",
@@ -680,6 +689,10 @@ _READINGS: dict[str, tuple[str, ...]] = {
     "mini_entry_closes": (
         "Destination's \"before round 10 starts\" is read as the first round of the mini "
         "tournament, whichever round the director sets.",
+    ),
+    "director_ends_round": (
+        "A round the director ends keeps the games already played; the games not played "
+        "score 0 plus the director's adjustments, each with the written reason.",
     ),
     "tiebreak": (
         "Where the sheet is silent the director chooses for each tie between a recorded draw "

@@ -21,7 +21,8 @@ from tournament.rules import RuleSet
 from .errors import FieldError
 
 SEATS = ("E", "S", "W", "N")
-OUTCOMES = ("mahjong", "wall", "time", "misnamed_tile", "error_all_exposed", "error_one_intact")
+OUTCOMES = ("mahjong", "wall", "time", "misnamed_tile", "error_all_exposed", "error_one_intact",
+            "ended")
 PENALTY_RULES = {
     "blind_pass_peek": "blind_pass_peek_penalty",
     "misnamed_exposure": "misnamed_exposure_penalty",
@@ -37,6 +38,7 @@ _OUTCOME_WORDS = {
     "misnamed_tile": "A game ended by a misnamed discard",
     "error_all_exposed": "A Mah Jongg in error",
     "error_one_intact": "A Mah Jongg in error",
+    "ended": "A game not played because the director ended the round",
 }
 _THING_WORDS = {
     "winner": "winner",
@@ -65,6 +67,7 @@ _APPLIES = {
     "misnamed_tile": ("misnamer",) + _COMMON_KEYS,
     "error_all_exposed": _COMMON_KEYS,
     "error_one_intact": ("intact",) + _COMMON_KEYS,
+    "ended": ("adjustments",),
 }
 _ALL_KEYS = ("outcome",) + _MAHJONG_KEYS + ("intact", "misnamer") + _COMMON_KEYS
 _BOOL_KEYS = ("self_picked", "jokerless", "singles_and_pairs", "quint", "heavenly",
@@ -160,6 +163,9 @@ class Game:
             raise InvalidGame("outcome", f"Under {name} rules the director decides a misnamed "
                               "discard that does not complete the Mah Jongg. Enter the game "
                               "with a director adjustment.")
+        if self.outcome == "ended" and not rules.director_ends_round:
+            raise InvalidGame("outcome", f"Under {name} rules the director does not end one "
+                              "table's round; record the games as played or time called.")
         if self.outcome.startswith("error_") and not rules.mah_jongg_in_error:
             raise InvalidGame("outcome", f"Under {name} rules the director decides a Mah Jongg "
                               "in error. Enter the game with a director adjustment.")
@@ -401,6 +407,9 @@ def _game_lines(rules: RuleSet, game: Game, voided: bool) -> list[ScoreLine]:
     elif outcome == "time":
         lines += [ScoreLine(seat, 0, f"time called: the game scores 0 {tag}",
                             "time_called_zeroes") for seat in SEATS]
+    elif outcome == "ended":
+        lines += [ScoreLine(seat, 0, f"round ended by the director: not played {tag}",
+                            "director_ends_round") for seat in SEATS]
     else:
         if outcome == "mahjong":
             lines += _mahjong_lines(rules, game, tag)

@@ -269,6 +269,30 @@ class WestCheckForm(VersionedForm):
     pass
 
 
+class EndRoundForm(VersionedForm):
+    """The director ends one table's round: the reason, and what each seat scores for the
+    games not played (typed as text, read with small_int, so a bad number is a message)."""
+
+    reason = StringField("Why does this table's round end? (shown to the table)",
+                         validators=[Optional()])
+    points_E = StringField("East", validators=[Optional()])
+    points_S = StringField("South", validators=[Optional()])
+    points_W = StringField("West", validators=[Optional()])
+    points_N = StringField("North", validators=[Optional()])
+
+    def points(self) -> tuple[dict[str, int], str | None]:
+        """Points per seat (empty: 0), or the seat whose entry is not a whole number."""
+        out = {}
+        for seat in "ESWN":
+            text = (getattr(self, f"points_{seat}").data or "").strip()
+            negative = text.startswith("-")
+            value = small_int(text.lstrip("+-"), 500) if text else 0
+            if value is None:
+                return {}, seat
+            out[seat] = -value if negative else value
+        return out, None
+
+
 class TimeCalledForm(VersionedForm):
     # The second step, in the same form (works without JavaScript): ticked on purpose.
     confirm = BooleanField("Yes, the director called time")

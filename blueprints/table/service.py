@@ -78,6 +78,7 @@ OUTCOME_LABELS = {
     "misnamed_tile": "Misnamed discard",
     "error_all_exposed": "Mah Jongg in error, all hands exposed",
     "error_one_intact": "Mah Jongg in error, one hand intact",
+    "ended": "Round ended by the director",
 }
 PENALTY_LABELS = {
     "blind_pass_peek": "Looked at a blind-pass tile",
@@ -720,6 +721,10 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     # Adjustments already on the game are the director's call rulings: neither East's
     # correction nor a director's amendment (whose form has no adjustment fields) drops them.
     existing = next((e for e in sheet.games if e.number == number), None)
+    if not director and "ended" in (game.outcome, (existing.record if existing else {}).get(
+            "outcome")):
+        raise SheetError("outcome", "The director ended this table's round; only the "
+                         "director can change its games.")
     if existing is not None and existing.record.get("adjustments"):
         clean["adjustments"] = existing.record["adjustments"]
     who_signs = signer(rules, game)
@@ -979,6 +984,61 @@ def verify_sheet(sheet: Scoresheet, user: User, *, version: int | None,
     record("sheet.verify", tournament_id=sheet.table.tournament_id, subject=_subject(sheet),
            before={"state": "submitted"}, after={"state": "verified"},
            actor=user.name, actor_user_id=user.id)
+    _commit(key, sheet)
+    return sheet
+
+
+@one_transaction
+def end_table_round(table: Table, round_: Round, *, reason: str, points: dict[str, int],
+                    user: User, version: int | None, key: str | None) -> Scoresheet:
+    """The director ends this table's round (Hidden Tile: "the round ends and the remaining
+    score is determined by the Tournament Director"): every game not yet played is entered
+    as ended by the director, scoring 0, and the director's `points` per seat (what they
+    decided the rest of the round is worth) go on the first of them as adjustments with the
+    reason. The games already played keep their scores."""
+    tournament = table.tournament
+    rules = rules_of(tournament)
+    if not rules.director_ends_round:
+        raise SheetError("end", f"Under {rules.short_name} rules the director does not end one "
+                         "table's round.")
+    reason = (reason or "").strip()
+    if not reason:
+        raise SheetError("end_reason", "Write the reason for ending this table's round; it is "
+                         "shown to the table and kept in the record.")
+    adjustments = [{"seat": seat, "points": points[seat], "reason": reason}
+                   for seat in SEATS if points.get(seat)]
+    Game.from_dict({"outcome": "ended", "adjustments": adjustments}, rules)
+    sheet = ensure_sheet(round_, table)
+    if _applied(key):
+        raise Replayed(sheet)
+    sheet = _begin_write(sheet, version, key)
+    if sheet.state != "open":
+        db.session.rollback()
+        raise SheetError("end", "This sheet was submitted; amend its games instead.")
+    count = len(sheet.games)
+    if count >= tournament.games_per_round:
+        db.session.rollback()
+        raise SheetError("end", "Every game of this round is already entered.")
+    before_totals = _totals(sheet)
+    added = []
+    for number in range(count + 1, tournament.games_per_round + 1):
+        record_ = {"outcome": "ended"}
+        if number == count + 1 and adjustments:
+            record_["adjustments"] = adjustments
+        record_ = _merge_pending(sheet, number, record_)
+        Game.from_dict(record_, rules)
+        sheet.games.append(GameEntry(number=number, record=record_, signer=None,
+                                     initials="", note=reason[:280]))
+        added.append(number)
+    db.session.flush()
+    _rescore(sheet, rules)
+    cleared = _clear_changed_signoffs(sheet, before_totals)
+    sheet.amended_at, sheet.amended_by_id, sheet.amend_reason = utcnow(), user.id, reason
+    record("sheet.director_end", tournament_id=tournament.id, subject=_subject(sheet),
+           before={"games": count, "totals": before_totals},
+           after={"games": added, "adjustments": adjustments, "totals": _totals(sheet),
+                  "signoffs_cleared": cleared},
+           reason=reason, actor=f"{user.name} (director)", actor_user_id=user.id)
     _commit(key, sheet)
     return sheet
 

@@ -34,6 +34,7 @@ from .forms import (
     FIELD_STEP,
     MAX_ROW_NUMBER,
     VALUE_CHOICES,
+    EndRoundForm,
     GameForm,
     GameInitialForm,
     InitialForm,
@@ -501,7 +502,8 @@ def director_sheet(tournament_id, table_no, round_no):
     return _director_page(tournament, table, rnd)
 
 
-def _director_page(tournament, table, rnd, status=200, errors=None, conflict=None):
+def _director_page(tournament, table, rnd, status=200, errors=None, conflict=None,
+                   end_form=None):
     view = service.sheet_view(table, rnd)
     ids = _staff_urls(tournament, table, rnd)
     return render_template(
@@ -509,6 +511,8 @@ def _director_page(tournament, table, rnd, status=200, errors=None, conflict=Non
         role=staff_role(tournament), errors=errors or {}, conflict=conflict,
         verify_form=_versioned(VerifyForm, view), ids=ids,
         verify_url=url_for("table.verify", **ids),
+        end_form=end_form or _versioned(EndRoundForm, view),
+        end_url=url_for("table.end_round", **ids),
         amend_link=lambda game_no: url_for("table.amend", game_no=game_no, **ids),
         table_link=_link("table.page", table, rnd.number),
     ), status
@@ -537,6 +541,35 @@ def verify(tournament_id, table_no, round_no):
     except service.StaleSheet:
         return _director_page(tournament, table, rnd, 409, conflict=CONFLICT)
     return _done(target, "Sheet verified.")
+
+
+@bp.post("/director/<int:tournament_id>/<int:table_no>/<int:round_no>/end")
+@login_required
+def end_round(tournament_id, table_no, round_no):
+    """The director ends this table's round with a reason and the points for the rest."""
+    tournament, table, rnd = _staff_sheet(tournament_id, table_no, round_no, MANAGE)
+    form = EndRoundForm()
+    form.validate_on_submit()
+    target = url_for("table.director_sheet", tournament_id=tournament.id,
+                     table_no=table.number, round_no=rnd.number)
+    points, bad_seat = form.points()
+    if bad_seat:
+        return _director_page(tournament, table, rnd, 422, end_form=form, errors={
+            "end_points": f"{SEAT_NAMES[bad_seat]}: type a whole number of points, like 10 "
+                          "or -10 (at most 500)."})
+    try:
+        service.end_table_round(table, rnd, reason=form.reason.data or "", points=points,
+                                user=current_user, version=form.version.data or 0,
+                                key=form.request_key.data)
+    except service.Replayed:
+        return _done(target)
+    except (service.SheetError, InvalidGame) as error:
+        field = "end_reason" if getattr(error, "field", "") == "end_reason" else "end"
+        return _director_page(tournament, table, rnd, 422, end_form=form,
+                              errors={field: error.message})
+    except service.StaleSheet:
+        return _director_page(tournament, table, rnd, 409, conflict=CONFLICT)
+    return _done(target, f"Table {table.number}'s round {rnd.number} ended.")
 
 
 def _amend_urls(ids, game_no):

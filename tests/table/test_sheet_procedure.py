@@ -1,10 +1,13 @@
-"""What the sheets say happens to a sheet after it is submitted: a director's change is a
-ruling where the sheet allows no changes, and a change to a verified sheet sends it back to
-a table guide."""
+"""The sheets' procedure at the table: a director's change after submission is a ruling
+where the sheet allows no changes; a changed verified sheet goes back to a table guide; a
+joker exchange is entered by its name; under Destination every player initials each game
+and West checks the sheet; under Hidden Tile the director can end one table's round."""
 
 from __future__ import annotations
 
 import secrets
+
+import pytest
 
 from blueprints.table.service import seats_of
 from models import AuditEvent, Tournament, db
@@ -206,3 +209,59 @@ def test_under_tnt_there_is_no_per_player_tap(client, east, tnt):
     assert "Every player initials each game" not in east.get("/review").get_data(as_text=True)
     assert tap(east, 1, "S").status_code == 409
     assert east.sheet().games[0].seat_initials == {}
+
+
+def end_form(table, **extra):
+    return staff_form(table, reason="Incorrect exposed hand: two hands left intact", **extra)
+
+
+def test_hidden_tile_director_ends_a_tables_round_keeping_the_games_played(client, hidden):
+    # hidden-tile: "otherwise the round ends and the remaining score is determined by the
+    # Tournament Director."
+    table = TableClient(client, hidden)
+    table.save(1, outcome="mahjong", winner="S", value="25", win_by="self")
+    page = client.get(sheet_url(hidden)).get_data(as_text=True)
+    assert "End this table's round" in page
+    response = client.post(sheet_url(hidden, tail="/end"),
+                           data=end_form(table, points_N="10", points_E="-10"))
+    assert response.status_code == 303
+    sheet = table.sheet()
+    assert [g.record["outcome"] for g in sheet.games] == ["mahjong", "ended", "ended", "ended"]
+    assert sheet.games[0].points["S"] == 35                 # not zeroed, unlike time called
+    assert sheet.games[1].points == {"E": -10, "S": 0, "W": 0, "N": 10}
+    assert sheet.games[2].points == dict.fromkeys("ESWN", 0)
+    event = db.session.scalar(db.select(AuditEvent).where(
+        AuditEvent.action == "sheet.director_end"))
+    assert event.reason.startswith("Incorrect exposed hand") and event.after["games"] == [2, 3, 4]
+    table_page = table.get().get_data(as_text=True)
+    assert "Round ended by the director" in table_page
+    # East cannot overwrite a game the director ended
+    response = table.save(2, outcome="wall")
+    assert response.status_code == 422
+    assert table.sheet().games[1].record["outcome"] == "ended"
+
+
+@pytest.mark.parametrize("data, field", [
+    ({"reason": "  "}, "Write the reason"),
+    ({"points_N": "ten"}, "North: type a whole number"),
+])
+def test_ending_a_round_refuses_bad_input_at_the_field(client, hidden, data, field):
+    table = TableClient(client, hidden)
+    table.save(1, outcome="wall")
+    response = client.post(sheet_url(hidden, tail="/end"), data={**end_form(table), **data})
+    assert response.status_code == 422 and field in response.get_data(as_text=True)
+    assert len(table.sheet().games) == 1
+
+
+def test_under_tnt_the_director_does_not_end_one_tables_round(client, east, tnt):
+    east.save(1, outcome="wall")
+    assert "End this table" not in client.get(sheet_url(tnt)).get_data(as_text=True)
+    response = client.post(sheet_url(tnt, tail="/end"), data=end_form(east))
+    assert response.status_code == 422 and len(east.sheet().games) == 1
+
+
+def test_a_table_guide_cannot_end_a_round(app, client, hidden):
+    table = TableClient(client, hidden)
+    table.save(1, outcome="wall")
+    guide = add_guide(app, hidden)
+    assert guide.post(sheet_url(hidden, tail="/end"), data=end_form(table)).status_code == 403

@@ -284,6 +284,8 @@ def test_every_quote_is_word_for_word_on_its_sheet(preset, field, quote):
     ("destination", "west_checks_sheet", True),  # "West will also receive Easts sheet to verify"
     ("destination", "game_signoff", "all"),  # "to confirm your score by signing"
     ("tnt", "west_checks_sheet", False),
+    ("hidden-tile", "director_ends_round", True),  # "the remaining score is determined by the"
+    ("tnt", "director_ends_round", False),
     ("hidden-tile", "tiebreak", "tile_bag"),  # "the tied players will draw from a tile bag"
     ("tnt", "tiebreak", None),             # README: "-": the director chooses
 ])
@@ -296,7 +298,7 @@ def test_a_rule_set_stored_before_the_procedure_rules_loads_with_its_presets(pre
     stored = PRESETS[preset].to_dict()
     for name in ("clock_extensions", "pause_for_rulings", "scores_final",
                  "changes_after_submit", "joker_exchange_self_picked", "voided_round_wins",
-                 "mini_entry_closes", "west_checks_sheet"):
+                 "mini_entry_closes", "west_checks_sheet", "director_ends_round"):
         del stored[name]
     assert RuleSet.from_dict(stored) == PRESETS[preset]
 

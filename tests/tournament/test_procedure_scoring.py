@@ -1,5 +1,6 @@
-"""A joker exchange that completes the hand counts as self-picked where the sheet says so,
-and is recorded by its name."""
+"""Games recorded by the sheets' procedure: a joker exchange that completes the hand counts
+as self-picked where the sheet says so (recorded by its name), and the games a director's
+end of a table's round leaves unplayed."""
 
 import pytest
 
@@ -41,3 +42,14 @@ def test_a_joker_exchange_is_never_thrown_or_heavenly(record):
     with pytest.raises(InvalidGame) as refused:
         Game.from_dict(record, PRESETS["tnt"])
     assert refused.value.field in ("self_picked", "discarder")
+
+
+def test_a_game_the_director_ended_scores_only_the_directors_points():
+    # hidden-tile: "the round ends and the remaining score is determined by the Tournament
+    # Director"
+    rules = PRESETS["hidden-tile"]
+    ended = Game.from_dict({"outcome": "ended", "adjustments": [
+        {"seat": "N", "points": 10, "reason": "incorrect exposed hand"}]}, rules)
+    assert score_game(rules, ended) == {"E": 0, "S": 0, "W": 0, "N": 10}
+    with pytest.raises(InvalidGame, match="does not end one table's round"):
+        Game.from_dict({"outcome": "ended"}, PRESETS["tnt"])
