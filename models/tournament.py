@@ -40,6 +40,9 @@ class Tournament(db.Model):
     # How round 1 was seated: "draw" (random, with its seed kept) or "number".
     seating_method: Mapped[str | None] = mapped_column(String(16))
     seating_seed: Mapped[int | None]
+    # The organiser's own seating for every round, where the rules' movement is "imported":
+    # {"2": {"1": {"E": player id, ...}, ...}, ...} (JSON keys are text).
+    imported_seating: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     staff: Mapped[list[TournamentStaff]] = relationship(

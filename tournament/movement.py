@@ -152,3 +152,110 @@ def repeat_meetings(tables: int, rounds: int) -> list[Meeting]:
                 meetings.append(Meeting(first, second, tuple(shared)))
     meetings.sort(key=lambda meeting: (_seat_order(meeting.first), _seat_order(meeting.second)))
     return meetings
+
+
+MOVEMENTS = ("east_stays", "imported")
+"""How players move between rounds: the usual movement above, or an organiser's own seating
+for every round (Hidden Tile: "follow the table assignment provided by HTM")."""
+
+_SEAT_WORDS = {"e": "E", "east": "E", "s": "S", "south": "S", "w": "W", "west": "W",
+               "n": "N", "north": "N"}
+_SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+ImportedSeating = dict[int, dict[int, dict[str, int]]]
+"""round -> table -> seat letter -> player number."""
+
+
+@dataclass(frozen=True)
+class SeatingProblem:
+    """A line of an imported seating that cannot be used (line 0: the file as a whole)."""
+
+    line: int
+    message: str
+
+
+def _whole_number(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else None
+
+
+def read_imported_seating(
+    rows: list[list[str]], rounds: int, players: set[int]
+) -> tuple[ImportedSeating, list[SeatingProblem]]:
+    """Every round's seating from rows of (round, table, seat, player number), as an
+    organiser's own table assignment gives it; a first row that is not numbers is a header.
+
+    The plan must seat every one of `players` exactly once in every round 1..rounds, four to
+    a table at tables 1..len(players)//4. Returns the plan and every problem found (the plan
+    is only usable when there are none), each naming its line in plain words.
+    """
+    _check_whole("rounds", rounds, 1)
+    problems: list[SeatingProblem] = []
+    plan: ImportedSeating = {}
+    tables = len(players) // 4
+    if not players or len(players) % 4:
+        problems.append(SeatingProblem(0, f"The field has {len(players)} players: it must be "
+                                          "a multiple of four to fill every table."))
+    seen: dict[tuple[int, int], int] = {}  # (round, player) -> line
+    for line, row in enumerate(rows, start=1):
+        cells = [cell.strip() for cell in row]
+        if not any(cells):
+            continue
+        if line == 1 and cells and _whole_number(cells[0]) is None:
+            continue  # a header row
+        if len(cells) < 4:
+            problems.append(SeatingProblem(line, "Needs four columns: round, table, seat, "
+                                                 "player number."))
+            continue
+        round_no, table, player = (_whole_number(cells[i]) for i in (0, 1, 3))
+        seat = _SEAT_WORDS.get(cells[2].lower())
+        if round_no is None or not 1 <= round_no <= rounds:
+            problems.append(SeatingProblem(line, f"Round must be a number from 1 to {rounds}."))
+            continue
+        if table is None or not 1 <= table <= max(tables, 1):
+            problems.append(SeatingProblem(line, f"Table must be a number from 1 to {tables}."))
+            continue
+        if seat is None:
+            problems.append(SeatingProblem(line, "Seat must be E, S, W or N (or East, South, "
+                                                 "West, North)."))
+            continue
+        if player is None or player not in players:
+            problems.append(SeatingProblem(line, f"There is no player number {cells[3]!r} in "
+                                                 "this tournament."))
+            continue
+        seats = plan.setdefault(round_no, {}).setdefault(table, {})
+        if seat in seats:
+            problems.append(SeatingProblem(line, f"Round {round_no}, table {table}, "
+                                                 f"{_SEAT_NAMES[seat]} is given twice."))
+            continue
+        if (round_no, player) in seen:
+            problems.append(SeatingProblem(line, f"Player {player} is seated twice in round "
+                                                 f"{round_no} (also line "
+                                                 f"{seen[(round_no, player)]})."))
+            continue
+        seen[(round_no, player)] = line
+        seats[seat] = player
+    if problems:
+        return plan, problems
+    for round_no in range(1, rounds + 1):
+        for table in range(1, tables + 1):
+            missing = [_SEAT_NAMES[s] for s in SEATS if s not in plan.get(round_no, {})
+                       .get(table, {})]
+            if missing:
+                problems.append(SeatingProblem(0, f"Round {round_no}, table {table} has "
+                                                  f"nobody at {', '.join(missing)}."))
+    return plan, problems
+
+
+def shared_tables(plan: Mapping[int, Mapping[int, Mapping[str, Player]]]
+                  ) -> dict[tuple[Player, Player], tuple[int, ...]]:
+    """Every pair of players who share a table in more than one round of `plan` (round ->
+    table -> seat -> player), with those rounds; each pair in seating order."""
+    together: dict[tuple[Player, Player], list[int]] = {}
+    for round_no in sorted(plan):
+        for seats in plan[round_no].values():
+            players = [seats[s] for s in SEATS if s in seats]
+            for first, second in combinations(players, 2):
+                key = (first, second) if (second, first) not in together else (second, first)
+                together.setdefault(key, []).append(round_no)
+    return {pair: tuple(rounds) for pair, rounds in together.items() if len(rounds) > 1}

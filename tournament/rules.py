@@ -23,6 +23,7 @@ TIME_CALLED_CHOICES = ("game", "round")
 TIEBREAK_CHOICES = ("tile_bag", "draw", "shared", None)
 SCORES_FINAL_CHOICES = ("submitted", "verified")
 CHANGES_AFTER_SUBMIT_CHOICES = ("amendment", "ruling")
+MOVEMENT_CHOICES = ("east_stays", "imported")
 
 
 class InvalidRules(FieldError):
@@ -89,6 +90,7 @@ class RuleSet:
     mini_entry_closes: bool  # opting in or out closes when the mini's first round starts
     west_checks_sheet: bool  # West checks East's sheet before it is submitted
     director_ends_round: bool  # the director may end one table's round from its sheet
+    movement: str  # "east_stays" | "imported" (the organiser's seating for every round)
 
     @property
     def final_states(self) -> tuple[str, ...]:
@@ -241,6 +243,11 @@ RULE_FIELDS: list[RuleField] = [
               "On: the table's sheet offers the director to end its round with a written "
               "reason; the games not played score what the director decides, the games "
               "played keep their scores."),
+    RuleField("movement", "How players move after each round", "choice",
+              "Chosen on the Seating page too. An imported seating is a CSV of round, table, "
+              "seat and player number for every round.",
+              choices=(("east_stays", "East stays, North up 1, West up 2, South down 1"),
+                       ("imported", "the organiser's own seating for every round, imported"))),
 ]
 
 _IDENTITY = ("key", "name", "short_name", "sheet")
@@ -355,13 +362,15 @@ _NOT_STATED: dict[str, Any] = {
     "mini_entry_closes": False,
     "west_checks_sheet": False,
     "director_ends_round": False,
+    "movement": "east_stays",
 }
 
 # Rules added after tournaments were first stored: a stored rule set (or a backup) without
 # them takes its preset's value, so it keeps loading and means what its sheet says.
 _LATER_FIELDS = ("clock_extensions", "pause_for_rulings", "scores_final",
                  "changes_after_submit", "joker_exchange_self_picked", "voided_round_wins",
-                 "mini_entry_closes", "west_checks_sheet", "director_ends_round")
+                 "mini_entry_closes", "west_checks_sheet", "director_ends_round",
+                 "movement")
 
 
 def _with_later_fields(data: dict[str, Any]) -> dict[str, Any]:
@@ -483,6 +492,8 @@ _WORDING: dict[str, dict[str, str]] = {
                                       "player's 14th tile.",
         "sessions": "Tournament play is organized into sessions, each consisting of several "
                     "rounds.",
+        "movement": "North – Moves up one table after each round ... South – Moves down one "
+                    "table after each round",
     },
     "city-mahj": {
         "self_pick_bonus": "Self-pick: +10 points.",
@@ -507,6 +518,8 @@ _WORDING: dict[str, dict[str, str]] = {
         "changes_after_submit": "Once a sheet is turned in, that score is locked in for "
                                 "good, so it's worth that quick double-check before you "
                                 "submit.",
+        "movement": "East stays at the same table. ... North moves up 1 table. ... West moves "
+                    "up 2 tables. ... South moves down 1 table.",
         "game_signoff": "After each hand, the player who made Mah Jongg signs the score sheet "
                         "— except in a wall game, or whenever East wins, when West signs "
                         "instead.",
@@ -551,6 +564,8 @@ _WORDING: dict[str, dict[str, str]] = {
         "director_ends_round": "Play resumes only when more than two players remain with "
                                "intact, unexposed hands; otherwise the round ends and the "
                                "remaining score is determined by the Tournament Director.",
+        "movement": "After verification, follow the table assignment provided by HTM and move "
+                    "promptly to the next table.",
         "tiebreak": "If two or more players are tied for a prize-winning position in the "
                     "final tournament standings, the tied players will draw from a tile bag. "
                     "The first player to draw three jokers receives the higher placement.",
@@ -603,6 +618,8 @@ _WORDING: dict[str, dict[str, str]] = {
         "mini_entry_closes": "The cost to be in this mini is an additional fee and must be "
                              "paid before round 10 starts.",
         "west_checks_sheet": "West will also receive Easts sheet to verify their score.",
+        "movement": "E stays, does not move, N moves UP 1 table, S moves DOWN 1 table, W moves "
+                    "UP 2 tables.",
         "mini_tournament": "During these 3 rounds, there is an optional mini tournament. ... "
                            "for an additional fee there is an opportunity for your score to "
                            "count twice.",
@@ -693,6 +710,11 @@ _READINGS: dict[str, tuple[str, ...]] = {
     "director_ends_round": (
         "A round the director ends keeps the games already played; the games not played "
         "score 0 plus the director's adjustments, each with the written reason.",
+    ),
+    "movement": (
+        "Hidden Tile's \"table assignment provided by HTM\" is the organiser's own seating: "
+        "import it for every round, or use the usual movement; Rules of the Road says nothing "
+        "and uses the usual movement.",
     ),
     "tiebreak": (
         "Where the sheet is silent the director chooses for each tie between a recorded draw "

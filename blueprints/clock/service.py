@@ -19,7 +19,7 @@ from datetime import datetime
 from flask import has_request_context, request, url_for
 from sqlalchemy import and_, case, func, select, update
 
-from blueprints.director.service import ensure_round, round_row, rules_of
+from blueprints.director.service import MOVEMENT_WORDS, ensure_round, round_row, rules_of
 from models import (
     Announcement,
     GameEntry,
@@ -410,8 +410,8 @@ def seat_round(tournament: Tournament, round_no: int, user: User,
         db.session.rollback()
         raise ClockRefused(str(error)) from error
     record("round.seat", tournament_id=tournament.id, subject=f"round:{rnd.id}",
-           after={"round": round_no, "movement": "East stays, North up 1, West up 2, "
-                                                 "South down 1"},
+           after={"round": round_no,
+                  "movement": MOVEMENT_WORDS[rules_of(tournament).movement]},
            actor=_actor(user, role), actor_user_id=user.id)
     db.session.commit()
     return rnd

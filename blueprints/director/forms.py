@@ -226,6 +226,18 @@ class SeatingForm(FlaskForm):
         Optional(), NumberRange(0, 999_999_999, "The draw number must be 0 or more.")])
 
 
+class MovementForm(FlaskForm):
+    movement = SelectField("How players move after each round", choices=options([
+        ("east_stays", "East stays, North up 1, West up 2, South down 1"),
+        ("imported", "The organiser's own seating for every round (import a CSV)")]))
+
+
+class SeatingImportForm(FlaskForm):
+    file = FileField("CSV file: round, table, seat, player number")
+    text = TextAreaField("…or paste the lines here", render_kw={"rows": 6}, validators=[
+        Length(max=200_000, message="That is too long for one import.")])
+
+
 class SwapForm(FlaskForm):
     first = WholeNumberField("First player's number", validators=[
         InputRequired("Please enter a player number.")])

@@ -6,6 +6,8 @@ director would want to trace later writes an audit row in the same transaction."
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 import re
 import secrets
@@ -34,7 +36,12 @@ from models import (
     record,
     utcnow,
 )
-from tournament.movement import repeat_meetings
+from tournament.movement import (
+    SeatingProblem,
+    read_imported_seating,
+    repeat_meetings,
+    shared_tables,
+)
 from tournament.movement import seating as movement_seating
 from tournament.rules import PRESETS, RuleSet
 
@@ -210,7 +217,7 @@ def ensure_round(tournament: Tournament, number: int) -> Round:
     rnd = Round(tournament=tournament, number=number,
                 duration_seconds=tournament.round_minutes * 60)
     db.session.add(rnd)
-    plan = planned_seating(initial, number, substitutions(tournament))
+    plan = round_plan(tournament, initial, number, substitutions(tournament))
     for table_number, seats in plan.items():
         for seat, player_id in seats.items():
             rnd.seats.append(Seating(table=tables[table_number], seat=seat,
@@ -231,6 +238,102 @@ def planned_seating(initial: dict[int, dict[str, int]], number: int,
                 player_id = sub[0]
             plan.setdefault(table_number, {})[seat] = player_id
     return plan
+
+
+MOVEMENT_WORDS = {"east_stays": "East stays, North up 1, West up 2, South down 1",
+                  "imported": "the organiser's seating (look up your table)"}
+
+
+def movement_of(tournament: Tournament) -> str:
+    """The rules' movement: "east_stays" or "imported"."""
+    return rules_of(tournament).movement
+
+
+def imported_plan(tournament: Tournament, number: int,
+                  subs: dict[int, tuple[int, int]] | None = None
+                  ) -> dict[int, dict[str, int]] | None:
+    """Round `number` of the imported seating as {table: {seat: player id}}, substitutes in
+    the seats of players who left; None when the import has no such round."""
+    stored = (tournament.imported_seating or {}).get(str(number))
+    if not stored:
+        return None
+    subs = substitutions(tournament) if subs is None else subs
+    plan: dict[int, dict[str, int]] = {}
+    for table_number, seats in stored.items():
+        for seat, player_id in seats.items():
+            sub = subs.get(player_id)
+            if sub is not None and number >= sub[1]:
+                player_id = sub[0]
+            plan.setdefault(int(table_number), {})[seat] = player_id
+    return plan
+
+
+def round_plan(tournament: Tournament, initial: dict[int, dict[str, int]], number: int,
+               subs: dict[int, tuple[int, int]]) -> dict[int, dict[str, int]]:
+    """Round `number` as the rules' movement gives it: the imported seating, or
+    tournament.movement from round 1. ValueError when an imported round is missing."""
+    if movement_of(tournament) != "imported":
+        return planned_seating(initial, number, subs)
+    plan = imported_plan(tournament, number, subs)
+    if plan is None:
+        raise ValueError(f"Round {number} is not in the imported seating: import the "
+                         "organiser's seating on the Seating page first.")
+    return plan
+
+
+def set_movement(tournament: Tournament, user: User, movement: str) -> None:
+    """Choose how players move (a rule, so fixed once scores are in)."""
+    update_rules(tournament, user, {"movement": movement})
+
+
+@dataclass
+class SeatingImport:
+    """An imported seating's outcome: its problems (nothing saved), or what was saved."""
+
+    problems: list[SeatingProblem]
+    rounds: int = 0
+    tables: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def import_seating(tournament: Tournament, user: User, text: str) -> SeatingImport:
+    """The organiser's seating for every round from CSV lines (round, table, seat, player
+    number). Every problem is listed and nothing is saved unless the whole file is fine;
+    then round 1 is seated from it (later rounds when the director seats them) and the
+    rounds not played are rebuilt."""
+    if movement_of(tournament) != "imported":
+        raise SetupError("Choose the organiser's own seating as the movement first.", "text")
+    played_refusal(tournament, "the seating can no longer be imported", "text")
+    rows = list(csv.reader(io.StringIO(text), delimiter=csv_separator(text)))
+    players = {p.number: p for p in tournament.players if p.withdrawn_from_round is None}
+    plan, problems = read_imported_seating(rows, tournament.rounds, set(players))
+    if problems:
+        return SeatingImport(problems)
+    table_count = len(players) // 4
+    ensure_tables(tournament, table_count)
+    db.session.execute(delete(Round).where(Round.tournament_id == tournament.id, ~PLAYED))
+    db.session.flush()
+    db.session.expire(tournament, ["round_list"])
+    tournament.imported_seating = {
+        str(number): {str(table): {seat: players[player].id for seat, player in seats.items()}
+                      for table, seats in tables.items()}
+        for number, tables in plan.items()}
+    tournament.seating_method, tournament.seating_seed = "imported", None
+    tables = {t.number: t for t in tournament.tables}
+    rnd = Round(tournament=tournament, number=1, duration_seconds=tournament.round_minutes * 60)
+    db.session.add(rnd)
+    for table_number, seats in plan[1].items():
+        for seat, player in seats.items():
+            rnd.seats.append(Seating(table=tables[table_number], seat=seat,
+                                     player=players[player]))
+    db.session.flush()
+    record("seating.import", tournament_id=tournament.id, subject=f"round:{rnd.id}",
+           after={"rounds": len(plan), "tables": table_count},
+           actor=actor_label(user), actor_user_id=user.id if user else None)
+    return SeatingImport([], len(plan), table_count)
 
 
 def player_count(tournament: Tournament) -> int:
@@ -951,6 +1054,9 @@ def import_players(tournament: Tournament, user: User, text: str) -> ImportPrevi
 
 def seat(tournament: Tournament, user: User, method: str, seed: int | None = None) -> Round:
     """Seat round 1 (draw or by number) with the reason in plain words on failure."""
+    if movement_of(tournament) == "imported":
+        raise SetupError("This tournament follows the organiser's own seating: import it "
+                         "below, or choose the usual movement first.", "method")
     later = db.session.scalar(select(func.min(Substitution.from_round)).where(
         Substitution.tournament_id == tournament.id, Substitution.from_round > 1))
     if later is not None:
@@ -970,6 +1076,9 @@ def swap_players(tournament: Tournament, user: User, first_number: int,
     rnd = round_row(tournament, 1)
     if rnd is None:
         raise SetupError("Seat round 1 first.", "first")
+    if movement_of(tournament) == "imported":
+        raise SetupError("The organiser's seating decides every round: change the file and "
+                         "import it again.", "first")
     # Round 1's seats decide every later round: once any round is played, no swap.
     played_refusal(tournament, "seats can no longer be swapped", "first")
     if first_number == second_number:
@@ -1033,8 +1142,12 @@ def schedule(
     subs = substitutions(tournament)
     out = []
     for number in range(1, tournament.rounds + 1):
-        by_table = (stored.get(number, {}) if number in rows
-                    else planned_seating(initial, number, subs))
+        if number in rows:
+            by_table = stored.get(number, {})
+        elif movement_of(tournament) == "imported":
+            by_table = imported_plan(tournament, number, subs) or {}
+        else:
+            by_table = planned_seating(initial, number, subs)
         out.append((PlannedRound(number, rows.get(number)), [
             (tables_by_number[table_number],
              {s: players[seats[s]] for s in "ESWN" if s in seats})
@@ -1053,11 +1166,21 @@ def itineraries(tournament: Tournament) -> list[tuple[Player, list[tuple[int, in
 
 
 def meetings_report(tournament: Tournament) -> list[dict]:
-    """tournament.movement.repeat_meetings with the round-1 players' names."""
+    """tournament.movement.repeat_meetings with the round-1 players' names (under an
+    imported seating: every pair it seats together more than once)."""
     initial = initial_seating(tournament)
     if not initial:
         return []
     players = {p.id: p for p in tournament.players}
+    if movement_of(tournament) == "imported":
+        plan = {number: imported_plan(tournament, number, {}) or {}
+                for number in range(1, tournament.rounds + 1)}
+        start = {pid: (table, seat) for table, seats in plan[1].items()
+                 for seat, pid in seats.items()}
+        return [{"first": players.get(first), "second": players.get(second),
+                 "first_start": start.get(first), "second_start": start.get(second),
+                 "rounds": rounds}
+                for (first, second), rounds in shared_tables(plan).items()]
     report = []
     for meeting in repeat_meetings(len(initial), tournament.rounds):
         first = players.get(initial[meeting.first[0]].get(meeting.first[1]))

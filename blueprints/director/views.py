@@ -407,7 +407,8 @@ def import_players(tournament_id):
 
 # --- seating ---------------------------------------------------------------------------
 
-def _seating_page(tournament, form=None, swap_form=None, status=200):
+def _seating_page(tournament, form=None, swap_form=None, status=200, movement_form=None,
+                  import_form=None, import_problems=()):
     rnd = service.round_row(tournament, 1)
     tables = []
     if rnd is not None:
@@ -421,7 +422,59 @@ def _seating_page(tournament, form=None, swap_form=None, status=200):
         swap_form=swap_form or forms.SwapForm(), count=service.player_count(tournament),
         needed=service.substitutes_needed(tournament),
         unseated=service.unseated_players(tournament),
-        played=service.played_rounds(tournament)), status
+        played=service.played_rounds(tournament), movement=service.movement_of(tournament),
+        movement_words=service.MOVEMENT_WORDS,
+        movement_form=movement_form or forms.MovementForm(
+            movement=service.movement_of(tournament)),
+        import_form=import_form or forms.SeatingImportForm(),
+        import_problems=import_problems, movement_fixed=service.scores_entered(tournament),
+    ), status
+
+
+@bp.post("/t/<int:tournament_id>/seating/movement")
+def seating_movement(tournament_id):
+    """Choose the movement: the usual one, or the organiser's imported seating."""
+    tournament = _manage(tournament_id)
+    form = forms.MovementForm()
+    if form.validate_on_submit():
+        try:
+            service.set_movement(tournament, current_user, form.movement.data)
+        except (InvalidRules, SetupError) as error:
+            _fail(form, SetupError(error.message, "movement"))
+        else:
+            db.session.commit()
+            flash("Movement saved.")
+            return redirect(url_for("director.seating", tournament_id=tournament.id))
+    return _seating_page(tournament, movement_form=form, status=422)
+
+
+@bp.post("/t/<int:tournament_id>/seating/import")
+def seating_import(tournament_id):
+    """Import the organiser's seating for every round: every problem listed, or all saved."""
+    tournament = _manage(tournament_id)
+    form = forms.SeatingImportForm()
+    if form.validate_on_submit():
+        try:
+            upload = form.file.data
+            if upload and getattr(upload, "filename", ""):
+                text = service.decode_csv(upload.read())
+            else:
+                text = form.text.data or ""
+            if not text.strip():
+                raise SetupError("Choose a CSV file, or paste the seating's lines.", "file")
+            result = service.import_seating(tournament, current_user, text)
+        except SetupError as error:
+            _fail(form, SetupError(error.message, "file"))
+        else:
+            if result.ok:
+                db.session.commit()
+                flash(f"Imported the seating: {result.rounds} rounds, {result.tables} tables. "
+                      "Round 1 is seated.")
+                return redirect(url_for("director.seating", tournament_id=tournament.id))
+            db.session.rollback()
+            return _seating_page(tournament, import_form=form, status=422,
+                                 import_problems=result.problems)
+    return _seating_page(tournament, import_form=form, status=422)
 
 
 @bp.get("/t/<int:tournament_id>/seating")

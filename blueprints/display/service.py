@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from blueprints.clock import service as clock_service
+from blueprints.director.service import MOVEMENT_WORDS, movement_of
 from models import Tournament
 from tournament.clock import ENDED, NOT_STARTED
 
@@ -23,6 +24,7 @@ class Board:
     move: bool             # show "Move to your next table: ..."
     announcements: list
     version: str
+    movement: str = "East stays, North up 1, West up 2, South down 1"
 
 
 def board(tournament: Tournament) -> Board:
@@ -44,4 +46,5 @@ def board(tournament: Tournament) -> Board:
     version = clock_service.fingerprint(
         view.version if view else "none", [(a.id, a.text) for a in items],
         clock_service.leaders_fingerprint(tournament.id))
-    return Board(headline=headline, move=move, announcements=items, version=version)
+    return Board(headline=headline, move=move, announcements=items, version=version,
+                 movement=MOVEMENT_WORDS[movement_of(tournament)])

@@ -11,6 +11,7 @@ from sqlalchemy import and_, func, or_, select
 
 from blueprints.clock.service import clock_view
 from blueprints.common import SEAT_NAMES
+from blueprints.director.service import imported_plan
 from models import (
     GameEntry,
     Player,
@@ -184,11 +185,19 @@ def itinerary(tournament: Tournament, player: Player) -> list[Stop]:
         select(func.count(Table.id)).where(Table.tournament_id == tournament.id)) or 0
     stops: list[Stop] = []
     last: tuple[int, int, str] | None = None  # (round, table, seat)
+    imported = rules.movement == "imported"
     for number in range(1, tournament.rounds + 1):
         if number in known:
             stop = known[number]
             last = (number, stop.table_no, stop.seat)
             stops.append(stop)
+        elif imported:
+            # The organiser's seating, not the movement, says where the player goes.
+            plan = imported_plan(tournament, number) or {}
+            spot = next(((table_no, seat) for table_no, seats in plan.items()
+                         for seat, pid in seats.items() if pid == player.id), None)
+            if spot is not None:
+                stops.append(Stop(number, spot[0], spot[1], planned=True))
         elif last is not None and tables and not (
                 player.withdrawn_from_round and number >= player.withdrawn_from_round):
             from_round, table_no, seat = last

@@ -205,6 +205,7 @@ def export_tournament(tournament: Tournament) -> dict:
             "prize_places": tournament.prize_places,
             "seating_method": tournament.seating_method,
             "seating_seed": tournament.seating_seed,
+            "imported_seating": _seating_by_number(tournament),
             "created_at": _when(tournament.created_at),
         },
         "users": sorted(({"email": u.email, "name": u.name} for u in users.values()),
@@ -280,6 +281,30 @@ def export_tournament(tournament: Tournament) -> dict:
 
 
 # -- import ---------------------------------------------------------------------------------
+
+
+def _seating_by_number(tournament: Tournament) -> dict | None:
+    """The imported seating with player numbers (ids do not survive an import)."""
+    if not tournament.imported_seating:
+        return None
+    numbers = {p.id: p.number for p in tournament.players}
+    return {round_no: {table: {seat: numbers.get(pid) for seat, pid in seats.items()}
+                       for table, seats in tables.items()}
+            for round_no, tables in tournament.imported_seating.items()}
+
+
+def _seating_by_id(value, players: dict) -> dict | None:
+    """The imported seating back from player numbers; anything unreadable is dropped (the
+    director imports the seating again)."""
+    if not isinstance(value, dict):
+        return None
+    try:
+        return {str(round_no): {str(table): {seat: players[number].id
+                                             for seat, number in seats.items()}
+                                for table, seats in tables.items()}
+                for round_no, tables in value.items()}
+    except (AttributeError, KeyError, TypeError):
+        return None
 
 
 def _seat_initials(value) -> dict[str, str]:
@@ -398,6 +423,9 @@ def _import(data, info, director, keep_tokens):
                         created_at=_instant(entry.get("created_at")))
         db.session.add(player)
         players[entry["number"]] = player
+    if info.get("imported_seating"):
+        db.session.flush()
+        tournament.imported_seating = _seating_by_id(info["imported_seating"], players)
     tables = {}
     for entry in data["tables"]:
         table = Table(tournament_id=tid, number=entry["number"], token=tokens[entry["number"]],

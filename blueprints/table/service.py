@@ -41,7 +41,7 @@ from sqlalchemy.orm import contains_eager
 
 from blueprints.clock.service import round_clock
 from blueprints.common import SEAT_NAMES
-from blueprints.director.service import round_row
+from blueprints.director.service import imported_plan, movement_of, round_row
 from models import (
     AppliedRequest,
     GameEntry,
@@ -252,10 +252,17 @@ def next_tables(round_: Round, table: Table) -> dict[str, int | None]:
         )
         stored = dict(rows.all())
     tables = len(tournament.tables)
+    imported = None
+    if nxt is None and movement_of(tournament) == "imported":
+        plan = imported_plan(tournament, round_.number + 1) or {}
+        imported = {pid: number for number, by_seat in plan.items()
+                    for pid in by_seat.values()}
     for seat in SEATS:
         player = seats.get(seat)
         if player is not None and player.id in stored:
             answer[seat] = stored[player.id]
+        elif imported is not None:
+            answer[seat] = imported.get(player.id) if player is not None else None
         else:
             answer[seat] = table_for(seat, table.number, 2, tables)
     return answer

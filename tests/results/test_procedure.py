@@ -45,7 +45,7 @@ def test_players_page_calls_an_unverified_round_provisional(client, director):
     tournament = make_tournament(director, players=8, preset="hidden-tile")
     add_sheet(tournament, 1, 1, [win("E")])
     page = client.get(f"/p/{tournament.code}/player/1").get_data(as_text=True)
-    assert "provisional" in page and "verified by a table guide" in page
+    assert "provisional" in page and "not verified by a table guide yet" in page
 
 
 TIME = {"outcome": "time"}

@@ -1,4 +1,4 @@
-"""every player's initials on each game, and West's check of the sheet
+"""every player's initials on each game, West's check of the sheet, an imported seating
 
 Revision ID: a7c3e91f0b42
 Revises: dec10deb96f6
@@ -16,6 +16,8 @@ depends_on = None
 
 
 def upgrade():
+    with op.batch_alter_table('tournament', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('imported_seating', sa.JSON(), nullable=True))
     with op.batch_alter_table('game_entry', schema=None) as batch_op:
         batch_op.add_column(sa.Column('seat_initials', sa.JSON(), nullable=False,
                                       server_default='{}'))
@@ -31,3 +33,5 @@ def downgrade():
         batch_op.drop_column('west_checked_at')
     with op.batch_alter_table('game_entry', schema=None) as batch_op:
         batch_op.drop_column('seat_initials')
+    with op.batch_alter_table('tournament', schema=None) as batch_op:
+        batch_op.drop_column('imported_seating')

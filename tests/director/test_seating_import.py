@@ -1,0 +1,98 @@
+"""The Seating page's movement choice and the organiser's imported seating (hidden-tile:
+"follow the table assignment provided by HTM"): round 1, later rounds, itineraries, the
+table page's next table and the big screen follow it."""
+
+from __future__ import annotations
+
+from blueprints.director import service
+from blueprints.table.service import next_tables
+from models import AuditEvent, Tournament, db
+from tests.conftest import make_tournament
+
+ROUND_2 = [1, 6, 3, 8, 5, 2, 7, 4]
+
+
+def seating_csv():
+    lines = ["round,table,seat,player"]
+    for round_no, order in ((1, range(1, 9)), (2, ROUND_2)):
+        for index, player in enumerate(order):
+            lines.append(f"{round_no},{index // 4 + 1},{'ESWN'[index % 4]},{player}")
+    return "\n".join(lines)
+
+
+def htm(director):
+    return make_tournament(director, players=8, rounds=2, preset="hidden-tile", code="HTMSEA",
+                           seated=False)
+
+
+def choose_imported(client, tournament):
+    response = client.post(f"/director/t/{tournament.id}/seating/movement",
+                           data={"movement": "imported"})
+    assert response.status_code == 302
+    db.session.expire_all()
+
+
+def test_the_director_chooses_the_movement_on_the_seating_page(client, director):
+    tournament = htm(director)
+    page = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
+    assert 'name="movement"' in page and "Seat round 1" in page
+    choose_imported(client, tournament)
+    assert tournament.rules["movement"] == "imported"
+    page = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
+    assert "Import the organiser's seating" in page
+    assert f'action="/director/t/{tournament.id}/seating"' not in page  # no draw
+
+
+def test_an_imported_seating_seats_every_round(client, director):
+    tournament = htm(director)
+    choose_imported(client, tournament)
+    response = client.post(f"/director/t/{tournament.id}/seating/import",
+                           data={"text": seating_csv()})
+    assert response.status_code == 302
+    db.session.expire_all()
+    players = {p.number: p for p in tournament.players}
+    round_one = service.round_row(tournament, 1)
+    assert {(s.table.number, s.seat): s.player.number for s in round_one.seats}[(2, "S")] == 6
+    # the table page's "next table" follows the organiser's round 2, before it is seated
+    table_one = next(t for t in tournament.tables if t.number == 1)
+    assert next_tables(round_one, table_one) == {"E": 1, "S": 2, "W": 1, "N": 2}
+    itinerary = client.get(f"/p/{tournament.code}/seat?number=2").get_data(as_text=True)
+    assert "table 2" in itinerary.lower()
+    schedule = dict((r.number, tables) for r, tables in service.schedule(tournament))
+    assert {s: p.number for s, p in schedule[2][0][1].items()} == dict(
+        zip("ESWN", ROUND_2[:4], strict=True))
+    round_two = service.ensure_round(tournament, 2)
+    assert {(s.table.number, s.seat): s.player_id for s in round_two.seats}[(1, "S")] == \
+        players[6].id
+    assert db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "seating.import"))
+    meetings = service.meetings_report(tournament)
+    assert {(m["first"].number, m["second"].number) for m in meetings} >= {(1, 3)}
+
+
+def test_a_bad_file_saves_nothing_and_names_each_line(client, director):
+    tournament = htm(director)
+    choose_imported(client, tournament)
+    bad = seating_csv().replace("2,1,S,6", "2,1,S,60")
+    response = client.post(f"/director/t/{tournament.id}/seating/import", data={"text": bad})
+    assert response.status_code == 422
+    body = response.get_data(as_text=True)
+    assert "Line 11: There is no player number &#39;60&#39;" in body
+    db.session.expire_all()
+    assert service.round_row(tournament, 1) is None
+    assert db.session.get(Tournament, tournament.id).imported_seating is None
+
+
+def test_without_the_imported_movement_there_is_no_import(client, director):
+    tournament = htm(director)
+    response = client.post(f"/director/t/{tournament.id}/seating/import",
+                           data={"text": seating_csv()})
+    assert response.status_code == 422 and service.round_row(tournament, 1) is None
+
+
+def test_the_big_screen_names_the_chosen_movement(client, director):
+    from blueprints.display.service import board
+
+    tournament = htm(director)
+    assert board(tournament).movement.startswith("East stays")
+    choose_imported(client, tournament)
+    assert board(tournament).movement == "the organiser's seating (look up your table)"
