@@ -1,5 +1,6 @@
 """Staff on a submitted sheet, on a phone: the director amends a game only with a written
-reason, the table's page then says who amended it and why, and the sheet is verified."""
+reason (under TNT a ruling, as the form says first), the table's page then says who changed
+it and why, and the sheet is verified."""
 
 from __future__ import annotations
 
@@ -53,14 +54,17 @@ def test_director_amends_with_a_reason_and_verifies(live_server, page):
         "North's Mah Jongg was valid after all")
     screenshot(page, "table-director-amend")
     assert_accessible(page)
+    # tnt: "Once submitted, no changes may be made.": the form says it is a ruling first
+    expect(page.locator("#ruling-warning")).to_contain_text("director's ruling")
     page.get_by_role("button", name="Save the amendment").click()
-    expect(page.get_by_text("Amended by Tess Director")).to_be_visible()
+    expect(page.get_by_text("Director's ruling after submission")).to_contain_text(
+        "by Tess Director")
     page.get_by_role("button", name="Mark verified").click()
     expect(page.get_by_text("verified by Tess Director")).to_be_visible()
     screenshot(page, "table-director-sheet")
     assert_accessible(page)
     # the table sees it too
     page.goto(f"{live_server.url}/t/{code}/1?k={token}")
-    expect(page.get_by_text("Amended by Tess Director")).to_contain_text(
+    expect(page.get_by_text("Director's ruling after submission")).to_contain_text(
         "North's Mah Jongg was valid after all")
     expect(page.locator("table.sheet tbody tr").nth(1).locator("td").nth(3)).to_have_text("35")
