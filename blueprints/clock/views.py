@@ -83,6 +83,7 @@ def _console_context(tournament, role, forms=None, problem=None):
         seat_form=prefilled("seat", SeatForm),
         pause_refusal=service.pause_refusal(tournament),
         extension_refusal=service.extension_refusal(tournament),
+        movement_words=service.MOVEMENT_WORDS[service.rules_of(tournament).movement],
         announcement_form=forms.get("announce") or AnnouncementForm(prefix="announce"),
         announcements=service.announcements(tournament.id), problem=problem,
         # Before seating or starting the next round: earlier sheets still not submitted.

@@ -241,7 +241,7 @@ def planned_seating(initial: dict[int, dict[str, int]], number: int,
 
 
 MOVEMENT_WORDS = {"east_stays": "East stays, North up 1, West up 2, South down 1",
-                  "imported": "the organiser's seating (look up your table)"}
+                  "imported": "the organiser's own seating"}
 
 
 def movement_of(tournament: Tournament) -> str:

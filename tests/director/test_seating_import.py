@@ -95,4 +95,4 @@ def test_the_big_screen_names_the_chosen_movement(client, director):
     tournament = htm(director)
     assert board(tournament).movement.startswith("East stays")
     choose_imported(client, tournament)
-    assert board(tournament).movement == "the organiser's seating (look up your table)"
+    assert board(tournament).movement == "the organiser's own seating"
