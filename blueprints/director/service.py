@@ -807,8 +807,15 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
 
     preview = ImportPreview()
     separator = csv_separator(text)
-    lines = [row for row in csv.reader(io.StringIO(text.replace("\r\n", "\n")),
-                                       delimiter=separator)]
+    try:
+        lines = [row for row in csv.reader(io.StringIO(text.replace("\r\n", "\n")),
+                                           delimiter=separator)]
+    except csv.Error:
+        # The csv module refuses a field over 131,072 characters (and NUL bytes in some
+        # Python versions): no list of players has one.
+        preview.problems.append("This file cannot be read as a list of players: one of "
+                                "its fields is far too long. Save it again as “CSV UTF-8”.")
+        return preview
     numbered = [(i, row) for i, row in enumerate(lines, start=1)
                 if any(cell.strip() for cell in row)]
     if not numbered:

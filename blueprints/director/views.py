@@ -337,8 +337,11 @@ def withdraw_player(tournament_id, player_id):
         form.from_round.data = _next_unstarted_round(tournament)
     if form.validate_on_submit():
         substitute = None
-        if (form.substitute.data or "").isdigit():
-            substitute = service.tournament_player(tournament, int(form.substitute.data))
+        choice = form.substitute.data or ""
+        # A player id from the list: plain digits ("²".isdigit() is True too) that fit the
+        # id column; anything else is simply not on the list.
+        if choice.isascii() and choice.isdigit() and len(choice) <= 9:
+            substitute = service.tournament_player(tournament, int(choice))
         try:
             if form.substitute.data and substitute is None:
                 raise SetupError("Choose a substitute from the list.", "substitute")

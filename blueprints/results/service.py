@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import selectinload
 
+from blueprints.common import unstorable
 from blueprints.table.service import rules_of
 from models import (
     Competition,
@@ -571,6 +572,9 @@ def decide_tie(tournament: Tournament, key: str, group: list[int], order: list[i
         raise ResultsError("order", "Give every tied player a different place, 1 to "
                                     f"{len(ids)}.")
     note = note.strip()[:500]
+    if unstorable(note):
+        raise ResultsError("note", "The note has a character that cannot be stored; please "
+                                   "type it again.")
     while note.startswith(SHARED_MARK):  # the marker is ours, never part of a typed note
         note = note[len(SHARED_MARK):].strip()
     earlier = [t for t in db.session.scalars(
