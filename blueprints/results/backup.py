@@ -281,7 +281,8 @@ def export_tournament(tournament: Tournament) -> dict:
 # (and never more than the column holds), so a file can bring nothing the pages could not.
 INT_MAX = 2**31 - 1                       # an SQL INTEGER
 CODE = re.compile(r"[A-Z0-9]{4,16}")      # what the home page's code box finds (upper case)
-MAX_ROUNDS, MAX_GAMES, MAX_MINUTES, MAX_PRIZES = 40, 20, 240, 100
+MAX_ROUNDS, MAX_GAMES, MAX_MINUTES = 40, 20, 240
+MAX_PRIZES = 1000                         # the results page allows up to 1000
 MAX_PLAYER = 100_000
 MAX_SEED = 999_999_999
 LONG_TEXT = 2000                          # rulings, reasons and notes kept as Text
