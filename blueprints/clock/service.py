@@ -19,7 +19,7 @@ from datetime import datetime
 from flask import has_request_context, request, url_for
 from sqlalchemy import and_, case, func, select, update
 
-from blueprints.common import unstorable
+from blueprints.common import plain_code, unstorable
 from blueprints.director.service import ensure_round, round_row
 from models import (
     Announcement,
@@ -206,11 +206,14 @@ class PublicTournament:
 
 def clock_by_code(code: str) -> tuple[PublicTournament, ClockView | None] | None:
     """A tournament (by its public code) and its clock, in one query; None if unknown."""
+    code = plain_code(code)
+    if code is None:
+        return None
     row = db.session.execute(
         select(Tournament.id, Tournament.code, Tournament.name, Tournament.rounds,
                *_CLOCK_COLUMNS)
         .outerjoin(Round, Round.tournament_id == Tournament.id)
-        .where(Tournament.code == code.upper())
+        .where(Tournament.code == code)
         .order_by(*_CURRENT_ORDER).limit(1)
     ).first()
     if row is None:

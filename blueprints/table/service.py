@@ -41,7 +41,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import contains_eager
 
 from blueprints.clock.service import round_clock
-from blueprints.common import SEAT_NAMES
+from blueprints.common import SEAT_NAMES, plain_code
 from blueprints.director.service import round_row
 from models import (
     AppliedRequest,
@@ -127,10 +127,13 @@ def rules_of(tournament: Tournament) -> RuleSet:
 def table_from_link(code: str, number: int, token: str | None) -> Table:
     """The table this QR link opens (its tournament loaded in the same query), or BadLink
     (wrong code, number or token)."""
+    code = plain_code(code)
+    if code is None:
+        raise BadLink()
     table = db.session.scalar(
         select(Table).join(Tournament, Tournament.id == Table.tournament_id)
         .options(contains_eager(Table.tournament))
-        .where(Tournament.code == (code or "").strip().upper(), Table.number == number)
+        .where(Tournament.code == code, Table.number == number)
     )
     # Compared as bytes: compare_digest refuses str with non-ASCII characters (a TypeError,
     # so a 500), and anyone holding a link can put any character in ?k=.

@@ -129,3 +129,27 @@ def test_a_csv_field_over_the_csv_modules_limit_is_a_plain_problem(client, direc
     assert response.status_code == 422
     assert "far too long" in response.get_data(as_text=True)
     assert db.session.scalar(select(func.count()).select_from(Player)) == 0
+
+
+NUL_FIELDS = {"text": "a\x00", "note": "a\x00", "name": "a\x00", "email": "a\x00@x.com",
+              "reason": "a\x00", "ruling": "a\x00", "announce-text": "x\x00",
+              "pause-reason": "x\x00", "initials": "A\x00", "password": "x\x00" * 6,
+              "code": "x\x00", "venue": "x\x00", "new_substitute": "x\x00"}
+
+
+def test_nul_bytes_anywhere_in_any_route_are_never_a_500(app, client, director):
+    """On PostgreSQL a NUL byte in a query parameter is refused by the database: a code
+    in a URL, a query string or any form field must be stopped before it gets there."""
+    tournament = make_tournament(director, code="NULALL")
+    checked = 0
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static":
+            continue
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            for code in ("AB\x00C", tournament.code):
+                url = build(rule, tournament_id=tournament.id, code=code)
+                for query in ("", "?k=a%00b&code=x%00y&c=%00&v=%00"):
+                    response = client.open(url + query, method=method, data=NUL_FIELDS)
+                    assert response.status_code < 500, (method, url, query)
+                    checked += 1
+    assert checked > 100
