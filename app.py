@@ -17,7 +17,8 @@ import rcssmin
 import rjsmin
 from flask import Flask, Response, abort, render_template, request
 from flask.sessions import SecureCookieSessionInterface
-from flask_wtf.csrf import CSRFError
+from flask_login import current_user
+from flask_wtf.csrf import CSRFError, same_origin
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
@@ -155,8 +156,12 @@ def create_app(config: dict | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,
         # How often live parts poll, in seconds (see README "Live updates").
         POLL_SECONDS=int(os.environ.get("POLL_SECONDS", "10")),
-        LOGIN_ATTEMPTS=5,  # failed sign-ins per email in LOGIN_WINDOW_SECONDS
+        LOGIN_ATTEMPTS=5,  # failed sign-ins per email and address in LOGIN_WINDOW_SECONDS
+        LOGIN_ADDRESS_ATTEMPTS=20,  # failed sign-ins per address, whatever the emails
         LOGIN_WINDOW_SECONDS=15 * 60,
+        LOGIN_COOLDOWN_SECONDS=60,  # past a limit, one more try per cool-down
+        SESSION_IDLE_SECONDS=4 * 3600,
+        SESSION_MAX_SECONDS=16 * 3600,
     )
     if os.environ.get("TRUST_PROXY"):
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
@@ -175,6 +180,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     register_blueprints(app)
     register_error_pages(app)
+    register_origin_check(app)
     register_security_headers(app)
     register_template_helpers(app)
 
@@ -249,17 +255,53 @@ def register_error_pages(app: Flask) -> None:
         )
 
 
+def register_origin_check(app: Flask) -> None:
+    """Refuse a form posted from another site, over HTTP as well as HTTPS.
+
+    On top of Flask-WTF's token (and, over HTTPS, its same-origin Referer check): browsers
+    say where a POST comes from in `Sec-Fetch-Site` and `Origin`. A request from another
+    site, or from a sibling subdomain (which SameSite=Lax cookies would still reach), is
+    refused before any view runs. Clients that send neither (curl, the benchmark) fall back
+    on the token alone."""
+
+    @app.before_request
+    def same_origin_posts():
+        if request.method in ("GET", "HEAD", "OPTIONS") or not app.config.get(
+                "WTF_CSRF_ENABLED", True):
+            return
+        site = request.headers.get("Sec-Fetch-Site")
+        if site is not None and site not in ("same-origin", "none"):
+            raise CSRFError("The request came from another site.")
+        origin = request.headers.get("Origin")
+        if origin is not None and not any(
+                same_origin(origin, good) for good in
+                (request.host_url, app.config.get("BASE_URL") or request.host_url)):
+            raise CSRFError("The Origin header does not match the host.")
+
+
 def register_security_headers(app: Flask) -> None:
     @app.after_request
     def security_headers(response):
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
-        # Table links carry their secret token: never leak it to another site.
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        # Table links carry their secret token: never leak it to another site. Same-origin
+        # requests keep their Referer (and a real Origin), which Flask-WTF's HTTPS check
+        # and ours need: with "no-referrer" every form posted over HTTPS was refused.
+        response.headers.setdefault("Referrer-Policy", "same-origin")
         if request.is_secure:
             response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        if carries_secrets():
+            # A table's token (in the URL and its links), a password on the page, or staff
+            # data must not stay in a shared phone's cache or a proxy's.
+            response.headers["Cache-Control"] = "no-store"
         return response
+
+    def carries_secrets() -> bool:
+        if request.endpoint == "static":
+            return False
+        return ("k" in request.args or request.blueprint == "auth"
+                or current_user.is_authenticated)
 
 
 def register_template_helpers(app: Flask) -> None:

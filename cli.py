@@ -11,7 +11,7 @@ import click
 from flask import Flask, current_app
 from sqlalchemy import func, select
 
-from blueprints.auth.service import create_user
+from blueprints.auth.service import WeakPassword, create_user
 from models import Player, Tournament, User, db
 
 DEMO_PLAYERS = [
@@ -33,7 +33,8 @@ def register(app: Flask) -> None:
 @click.command("create-director")
 @click.argument("email")
 @click.option("--name", default="", help="The name shown to players and staff.")
-@click.option("--password", default=None, help="Prompted for when not given.")
+@click.option("--password", default=None,
+              help="Prompted for when not given; at least 10 characters, not a common one.")
 @click.option("--generate", is_flag=True, help="Generate a password and print it.")
 def create_director(email, name, password, generate):
     """Create a director account (they then create tournaments and add co-directors)."""
@@ -41,7 +42,10 @@ def create_director(email, name, password, generate):
         raise click.ClickException(f"There is already an account for {email}.")
     if password is None and not generate:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
-    user, password = create_user(email, name, password)
+    try:
+        user, password = create_user(email, name, password)
+    except WeakPassword as problem:
+        raise click.ClickException(str(problem)) from None
     db.session.commit()
     click.echo(f"Created {user.email}" + (f" with password {password}" if generate else ""))
 
