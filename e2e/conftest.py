@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -33,12 +34,15 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """gunicorn serving the app with the Procfile's config, on its own database."""
+    """gunicorn serving the app with the Procfile's config, on its own database; over
+    HTTPS when given `tls` (a certificate file and its key file)."""
 
-    def __init__(self, workdir: Path, extra_env: dict | None = None):
+    def __init__(self, workdir: Path, extra_env: dict | None = None,
+                 tls: tuple[Path, Path] | None = None):
         self.workdir = workdir
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.tls = tls
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
         self.database_url = "sqlite:///" + str(workdir / "e2e.db")
         self.env = {
             **os.environ,
@@ -64,14 +68,19 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         self.log = open(self.workdir / "gunicorn.log", "w")  # noqa: SIM115 (closed in stop)
+        tls_args = ["--certfile", str(self.tls[0]), "--keyfile", str(self.tls[1])] \
+            if self.tls else []
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *tls_args,
+             "app:create_app()"],
             cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
         )
+        # The test's own throwaway certificate: nothing to verify it against.
+        context = ssl._create_unverified_context() if self.tls else None
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                urllib.request.urlopen(self.url + "/", timeout=2)
+                urllib.request.urlopen(self.url + "/", timeout=2, context=context)
                 return self
             except OSError:
                 if self.process.poll() is not None:
