@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 import rcssmin
@@ -20,8 +22,9 @@ from flask.sessions import SecureCookieSessionInterface
 from flask_login import current_user
 from flask_wtf.csrf import CSRFError, same_origin
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 from werkzeug.security import safe_join
@@ -63,6 +66,64 @@ def secret_key(instance_path: str) -> str:
             return key
         time.sleep(0.05)
     raise RuntimeError(f"{path} is empty: delete it, or set SECRET_KEY")
+
+
+def owner_only(path: str | Path, mode: int) -> None:
+    """Give a file or folder of ours `mode` (0o700 / 0o600): the database holds names,
+    results and every table's token; the folder holds the secret key."""
+    try:
+        if os.stat(path).st_uid == os.geteuid():
+            os.chmod(path, mode)
+    except FileNotFoundError:
+        pass
+
+
+def protect_sqlite_files(database_url: str) -> None:
+    """Create a SQLite database file owner-only before SQLite does (SQLite gives its -wal
+    and -shm files the database file's mode), and tighten one made before."""
+    url = make_url(database_url)
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:") \
+            or url.database.startswith("file:"):
+        return
+    path = Path(url.database)
+    if path.parent.is_dir():
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for name in (path, f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+        owner_only(name, 0o600)
+
+
+def this_machine_hosts() -> list[str]:
+    """The names this machine answers to when no BASE_URL or TRUSTED_HOSTS says: loopback,
+    its host name and the addresses of its network interfaces that resolve from it, and
+    the LAN address a phone on the venue's Wi-Fi uses (found without sending a packet)."""
+    hosts = {"localhost", "127.0.0.1", "[::1]"}
+    name = socket.gethostname()
+    hosts.update({name, f"{name}.local"})
+    try:
+        for info in socket.getaddrinfo(name, None):
+            address = info[4][0]
+            hosts.add(f"[{address}]" if ":" in address else address)
+    except OSError:
+        pass
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))  # UDP connect: picks a route, sends nothing
+            hosts.add(s.getsockname()[0])
+    except OSError:
+        pass
+    return sorted(hosts)
+
+
+def trusted_hosts(base_url: str) -> list[str] | None:
+    """Which Host (or, behind TRUST_PROXY, X-Forwarded-Host) values a request may carry.
+    Without BASE_URL, printed QR codes and table cards use the request's host, so a forged
+    one must not get in: only TRUSTED_HOSTS (comma-separated), else this machine's own
+    names. With BASE_URL the QR codes never read the host; TRUSTED_HOSTS still applies
+    when given."""
+    listed = [h.strip() for h in os.environ.get("TRUSTED_HOSTS", "").split(",") if h.strip()]
+    if base_url:
+        return [*listed, urlsplit(base_url).hostname or ""] if listed else None
+    return listed or this_machine_hosts()
 
 
 class BoundedInt(IntegerConverter):
@@ -125,7 +186,8 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
 def create_app(config: dict | None = None) -> Flask:
     app = MahjTable(__name__, instance_relative_config=True)
     app.url_map.converters["int"] = BoundedInt
-    os.makedirs(app.instance_path, exist_ok=True)
+    os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
+    owner_only(app.instance_path, 0o700)
     config = dict(config or {})
 
     default_db = "sqlite:///" + os.path.join(app.instance_path, "mahjtable.db")
@@ -136,6 +198,7 @@ def create_app(config: dict | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI=normalise_database_url(database_url),
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         BASE_URL=base_url,
+        TRUSTED_HOSTS=trusted_hosts(base_url),
         TIMEZONE=os.environ.get("TIMEZONE") or None,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -169,6 +232,7 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["TIMEZONE"]:
         ZoneInfo(app.config["TIMEZONE"])  # fail at start, not on every page showing a time
     app.session_interface = SessionInterface()
+    protect_sqlite_files(app.config["SQLALCHEMY_DATABASE_URI"])
 
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"),
@@ -247,6 +311,15 @@ def register_error_pages(app: Flask) -> None:
             raise e
         response, code = render_error(503)
         return response, code, {"Retry-After": "2"}
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(e):
+        # Plain text: with no trusted host there is no URL adapter, so templates that
+        # build links cannot render.
+        return Response(
+            "This server does not answer to that address. Use the address on the table "
+            "cards; whoever runs it can set BASE_URL or TRUSTED_HOSTS.\n",
+            400, mimetype="text/plain")
 
     @app.errorhandler(CSRFError)
     def csrf_error(e):

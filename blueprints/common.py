@@ -3,8 +3,10 @@ honour BASE_URL, and the template filters for seats and points."""
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from datetime import datetime
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from flask import current_app, make_response, render_template, url_for
@@ -34,6 +36,18 @@ def external_url(endpoint: str, **values) -> str:
     if base:
         return base + url_for(endpoint, **values)
     return url_for(endpoint, _external=True, **values)
+
+
+def is_loopback(url: str) -> bool:
+    """True when the URL points at this machine only (127.0.0.1, ::1, localhost): a QR code
+    no phone can open."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def new_request_key() -> str:
