@@ -38,12 +38,12 @@ class LiveServer:
     HTTPS when given `tls` (a certificate file and its key file)."""
 
     def __init__(self, workdir: Path, extra_env: dict | None = None,
-                 tls: tuple[Path, Path] | None = None):
+                 tls: tuple[Path, Path] | None = None, database_url: str | None = None):
         self.workdir = workdir
         self.port = free_port()
         self.tls = tls
         self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
-        self.database_url = "sqlite:///" + str(workdir / "e2e.db")
+        self.database_url = database_url or "sqlite:///" + str(workdir / "e2e.db")
         self.env = {
             **os.environ,
             "DATABASE_URL": self.database_url,
