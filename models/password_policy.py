@@ -39,6 +39,10 @@ qwerqwer zxczxczxc 11111111111 aaaaaaaaaa
 """
 COMMON = frozenset(_WORDS.split())
 
+class WeakPassword(ValueError):
+    """A chosen password fails the policy; the message says why, in plain words."""
+
+
 _TRAILING = re.compile(r"[\d\W_]+$")
 
 

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .base import UTCDateTime, db, utcnow
+from .password_policy import WeakPassword, password_problem
 
 
 class User(UserMixin, db.Model):
@@ -32,6 +33,9 @@ class User(UserMixin, db.Model):
     )
 
     def set_password(self, password: str) -> None:
+        """Raises WeakPassword for one the policy refuses (see models.password_policy)."""
+        if problem := password_problem(password):
+            raise WeakPassword(problem)
         # Production keeps werkzeug's scrypt; the test suite sets a cheap method because
         # hashing once per test fixture cost minutes of every run.
         method = "scrypt"

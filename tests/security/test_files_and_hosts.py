@@ -142,3 +142,6 @@ def test_create_user_refuses_a_weak_password_and_accepts_a_good_one(app):
     assert user.check_password(password)
     generated, password = create_user("gen@example.com", "Gen")
     assert password_problem(password) is None
+    with pytest.raises(WeakPassword):  # a later change of password meets the same policy
+        user.set_password("1234567890")
+    assert user.check_password("tile-pung-kong-9")
