@@ -94,17 +94,11 @@ def protect_sqlite_files(database_url: str) -> None:
 
 def this_machine_hosts() -> list[str]:
     """The names this machine answers to when no BASE_URL or TRUSTED_HOSTS says: loopback,
-    its host name and the addresses of its network interfaces that resolve from it, and
-    the LAN address a phone on the venue's Wi-Fi uses (found without sending a packet)."""
+    its host name, and the LAN address a phone on the venue's Wi-Fi uses (found without
+    sending a packet, and without a DNS lookup that could stall at a venue offline)."""
     hosts = {"localhost", "127.0.0.1", "[::1]"}
     name = socket.gethostname()
     hosts.update({name, f"{name}.local"})
-    try:
-        for info in socket.getaddrinfo(name, None):
-            address = info[4][0]
-            hosts.add(f"[{address}]" if ":" in address else address)
-    except OSError:
-        pass
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect(("10.255.255.255", 1))  # UDP connect: picks a route, sends nothing
