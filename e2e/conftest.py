@@ -77,15 +77,17 @@ class LiveServer:
         )
         # The test's own throwaway certificate: nothing to verify it against.
         context = ssl._create_unverified_context() if self.tls else None
-        deadline = time.monotonic() + 30
+        # Generous: on a loaded machine eight workers can take a while to answer at first.
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             try:
-                urllib.request.urlopen(self.url + "/", timeout=2, context=context)
+                urllib.request.urlopen(self.url + "/", timeout=5, context=context)
                 return self
             except OSError:
                 if self.process.poll() is not None:
                     break
                 time.sleep(0.2)
+        self.stop()  # never leave a half-started gunicorn running after the test
         log = (self.workdir / "gunicorn.log").read_text()
         raise RuntimeError("gunicorn did not start:\n" + log)
 
