@@ -10,8 +10,10 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from flask import current_app, make_response, render_template, url_for
+from wtforms.validators import ValidationError
 
 from extensions import htmx
+from models.password_policy import password_problem
 
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
@@ -48,6 +50,13 @@ def is_loopback(url: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def chosen_password(form, field) -> None:
+    """WTForms validator for any field where someone chooses a password: the one policy
+    of models.password_policy, said at the field."""
+    if problem := password_problem(field.data or ""):
+        raise ValidationError(problem)
 
 
 def new_request_key() -> str:

@@ -145,3 +145,22 @@ def test_create_user_refuses_a_weak_password_and_accepts_a_good_one(app):
     with pytest.raises(WeakPassword):  # a later change of password meets the same policy
         user.set_password("1234567890")
     assert user.check_password("tile-pung-kong-9")
+
+
+@pytest.mark.parametrize("password, error", [("short", "at least 10"),
+                                             ("password1234", "most common"),
+                                             ("tile-pung-kong-9", None)])
+def test_forms_that_set_a_password_say_the_policy_at_the_field(app, password, error):
+    from flask_wtf import FlaskForm
+    from wtforms import PasswordField
+
+    from blueprints.common import chosen_password
+
+    class ChooseForm(FlaskForm):
+        password = PasswordField("Password", validators=[chosen_password])
+
+    with app.test_request_context(method="POST", data={"password": password}):
+        form = ChooseForm()
+        assert form.validate() is (error is None)
+        if error:
+            assert error in form.password.errors[0]
