@@ -27,6 +27,7 @@ DEMO_EMAIL = "director@demo.mahjtable"
 
 def register(app: Flask) -> None:
     app.cli.add_command(create_director)
+    app.cli.add_command(set_password)
     app.cli.add_command(demo)
 
 
@@ -48,6 +49,25 @@ def create_director(email, name, password, generate):
         raise click.ClickException(str(problem)) from None
     db.session.commit()
     click.echo(f"Created {user.email}" + (f" with password {password}" if generate else ""))
+
+
+@click.command("set-password")
+@click.argument("email")
+def set_password(email):
+    """Change an account's password (prompted for, never on the command line)."""
+    user = db.session.scalar(select(User).where(User.email == email.strip().lower()))
+    if user is None:
+        raise click.ClickException(f"No account for {email}.")
+    password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    if len(password) < 10:
+        raise click.ClickException("A password needs at least 10 characters.")
+    try:
+        user.set_password(password)  # also signs the account out everywhere
+    except WeakPassword as problem:
+        raise click.ClickException(str(problem)) from None
+    db.session.commit()
+    click.echo(f"Changed the password of {user.email}; every device signed in to it is "
+               "now signed out.")
 
 
 def demo_login_path() -> Path:

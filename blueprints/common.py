@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import secrets
+import unicodedata
 from datetime import datetime
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
@@ -54,9 +55,28 @@ def is_loopback(url: str) -> bool:
 
 def chosen_password(form, field) -> None:
     """WTForms validator for any field where someone chooses a password: the one policy
-    of models.password_policy, said at the field."""
+    of models.password_policy, said at the field (once: not again after a length check
+    before it in the chain has spoken)."""
+    if field.errors:
+        return
     if problem := password_problem(field.data or ""):
         raise ValidationError(problem)
+
+
+def plain_code(code: str | None) -> str | None:
+    """A tournament code as typed or in a URL, upper-cased; None when it cannot be one
+    (codes are letters and digits, at most 16): a NUL byte in it would make PostgreSQL
+    refuse the query, a 500 on every public page of a tournament."""
+    code = (code or "").strip().upper()
+    return code if code.isascii() and code.isalnum() and len(code) <= 16 else None
+
+
+def unstorable(text: str | None, lines: bool = False) -> bool:
+    """Whether typed text holds a control character nobody means to type (a NUL byte from
+    a pasted spreadsheet, which PostgreSQL refuses to store); line breaks and tabs count
+    as typed where the field has several lines."""
+    allowed = "\r\n\t" if lines else ""
+    return any(unicodedata.category(ch) == "Cc" and ch not in allowed for ch in text or "")
 
 
 def new_request_key() -> str:

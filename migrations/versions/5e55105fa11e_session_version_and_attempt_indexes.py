@@ -1,7 +1,7 @@
 """session version on accounts; login attempt indexes by address and by age
 
 Revision ID: 5e55105fa11e
-Revises: dec10deb96f6
+Revises: f7d81291ec1c
 Create Date: 2026-12-01 02:50:00
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '5e55105fa11e'
-down_revision = 'dec10deb96f6'
+down_revision = 'f7d81291ec1c'
 branch_labels = None
 depends_on = None
 

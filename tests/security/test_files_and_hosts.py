@@ -135,6 +135,16 @@ def test_the_cli_refuses_a_weak_password(app, password):
     assert db.session.scalar(select(User)) is None
 
 
+def test_the_cli_refuses_a_common_password_on_a_change_too(app):
+    from tests.conftest import make_user
+
+    make_user()
+    result = app.test_cli_runner().invoke(args=["set-password", "ann@example.com"],
+                                          input="password1234\npassword1234\n")
+    assert result.exit_code != 0 and "most common" in result.output
+    assert db.session.scalar(select(User)).check_password("correct horse")
+
+
 def test_create_user_refuses_a_weak_password_and_accepts_a_good_one(app):
     with pytest.raises(WeakPassword):
         create_user("weak@example.com", "Weak", "letmein123")

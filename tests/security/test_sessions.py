@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from sqlalchemy import select
 
 from models import TournamentStaff, db
 from tests.conftest import make_user, sign_in
@@ -52,14 +51,13 @@ def test_a_new_password_ends_every_session(app, client, director):
 
 
 def test_removal_from_the_staff_ends_that_persons_sessions(app, client, tournament):
-    make_user("gail@example.com", "Gail Guide", "guide password")
-    client.post(f"/director/t/{tournament.id}/staff",
-                data={"email": "gail@example.com", "role": "table-guide"})
+    gail = make_user("gail@example.com", "Gail Guide", "guide password")
+    staff = TournamentStaff(tournament_id=tournament.id, user_id=gail.id, role="table-guide")
+    db.session.add(staff)
+    db.session.commit()
     guide = app.test_client()
     sign_in(guide, "gail@example.com", "guide password")
     assert opens(guide)
-    staff = db.session.scalar(select(TournamentStaff).where(
-        TournamentStaff.role == "table-guide"))
     client.post(f"/director/t/{tournament.id}/staff/{staff.id}/remove")
     assert not opens(guide)
     assert opens(client)  # the director who removed them stays signed in
@@ -96,3 +94,23 @@ def test_use_keeps_a_session_alive(app, client, director):
     assert opens(client)
     with client.session_transaction() as session:
         assert session["seen_at"] >= now
+
+
+def test_changing_ones_password_keeps_this_session_and_ends_the_others(app, client, director):
+    thief = copy_of(client, app)
+    assert opens(thief)
+    response = client.post("/auth/password", data={
+        "current": "correct horse", "password": "a brand new passphrase",
+        "repeat": "a brand new passphrase"})
+    assert response.status_code == 302
+    assert opens(client)
+    assert not opens(thief)
+
+
+def test_a_common_password_is_refused_at_the_field_when_changing_it(app, client, director):
+    response = client.post("/auth/password", data={
+        "current": "correct horse", "password": "iloveyou12345", "repeat": "iloveyou12345"})
+    assert response.status_code == 422
+    assert "most common" in response.get_data(as_text=True)
+    db.session.refresh(director)
+    assert director.check_password("correct horse")
