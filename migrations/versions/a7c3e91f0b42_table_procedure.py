@@ -1,7 +1,7 @@
 """every player's initials on each game, West's check of the sheet, an imported seating
 
 Revision ID: a7c3e91f0b42
-Revises: f7d81291ec1c
+Revises: 5e55105fa11e
 Create Date: 2026-12-01 02:55:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'a7c3e91f0b42'
-down_revision = 'f7d81291ec1c'
+down_revision = '5e55105fa11e'
 branch_labels = None
 depends_on = None
 
