@@ -174,6 +174,7 @@ def create_app(config: dict | None = None) -> Flask:
     compress.init_app(app)
 
     register_blueprints(app)
+    register_live_polls(app)
     register_error_pages(app)
     register_security_headers(app)
     register_template_helpers(app)
@@ -197,6 +198,16 @@ def register_blueprints(app: Flask) -> None:
     for bp in (auth_bp, director_bp, table_bp, player_bp, clock_bp, display_bp, calls_bp,
                results_bp):
         app.register_blueprint(bp)
+
+
+def register_live_polls(app: Flask) -> None:
+    # One poll per live page; its unchanged answer (204) is given before Flask opens the
+    # session or loads the user (see blueprints/live/fast.py).
+    from blueprints.live import fast
+    from blueprints.live.views import bp as live_bp
+
+    app.register_blueprint(live_bp)
+    fast.install(app)
 
 
 def register_error_pages(app: Flask) -> None:

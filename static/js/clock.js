@@ -90,7 +90,11 @@
   }
 
   function sync(clock) {
-    if (window.htmx && document.body.contains(clock)) { window.htmx.trigger(clock, "clock:sync"); }
+    if (!window.htmx || !document.body.contains(clock)) { return; }
+    // A clock that is a part of its page's one poll asks through that poll.
+    var poll = clock.hasAttribute("data-live") && document.getElementById("live");
+    if (poll) { window.htmx.trigger(poll, "live:sync"); }
+    else { window.htmx.trigger(clock, "clock:sync"); }
   }
 
   function tick() {
@@ -100,6 +104,7 @@
   // Each poll says what the countdown shows, so the server can correct a drifted phone.
   document.addEventListener("htmx:configRequest", function (event) {
     var clock = event.detail.elt;
+    if (clock && clock.id === "live") { clock = document.querySelector("[data-clock][data-live]"); }
     if (clock && clock.hasAttribute && clock.hasAttribute("data-clock")) {
       event.detail.parameters.shown = String(left(clock));
     }

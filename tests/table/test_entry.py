@@ -221,7 +221,7 @@ def test_polling_refreshes_the_page_when_the_table_moves_to_another_round(east):
 
 def test_the_panel_polls_with_round_version_and_clock_state(east):
     text = east.get().get_data(as_text=True)
-    assert f"v=1-{east.version()}-0-not_started" in text
+    assert f'data-live="panel" data-live-version="1-{east.version()}-0-not_started"' in text
 
 
 def test_a_form_without_a_version_is_treated_as_stale(east):

@@ -1,0 +1,150 @@
+"""The table page's one poll: 204 while every part it shows is current, else exactly the
+parts that changed, out of band, each with its new version."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from blueprints.calls import service as calls_service
+from models import db
+from tests.conftest import make_tournament
+from tests.table.conftest import TableClient, count_queries
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def east(client, director):
+    return TableClient(client, make_tournament(director, players=8, rounds=2))
+
+
+def live_parts(html: str) -> dict[str, str]:
+    """{part: version} of every live part in a page or a poll answer."""
+    return dict(re.findall(r'data-live="(\w+)" data-live-version="([^"]*)"', html))
+
+
+def poll(east, versions: dict[str, str], **extra):
+    query = "&".join(f"{k}={v}" for k, v in {**versions, **extra}.items())
+    url = f"/live/t/{east.tournament.code}/{east.table.number}?k={east.table.token}&{query}"
+    return east.client.get(url, headers=HX)
+
+
+def test_the_table_page_polls_once_for_its_three_live_parts(east):
+    html = east.get().get_data(as_text=True)
+    assert set(live_parts(html)) == {"clock", "panel", "call"}
+    assert html.count('hx-trigger="every') == 1
+    poller = re.search(r'<div id="live"[^>]*>', html).group(0)
+    assert f"/live/t/{east.tournament.code}/1?k={east.table.token}" in poller
+    assert 'hx-swap="none"' in poller
+
+
+def test_nothing_changed_is_204_in_a_handful_of_queries(east):
+    shown = live_parts(east.get().get_data(as_text=True))
+    with count_queries() as queries:
+        response = poll(east, shown)
+    assert response.status_code == 204 and response.data == b""
+    assert len(queries) <= 4
+
+
+def test_a_saved_game_sends_only_the_panel(east):
+    shown = live_parts(east.get().get_data(as_text=True))
+    east.save(1, outcome="wall")
+    response = poll(east, shown)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    parts = live_parts(html)
+    assert set(parts) == {"panel"} and parts["panel"] != shown["panel"]
+    assert 'id="panel"' in html and 'hx-swap-oob="true"' in html
+    # The phone now shows the new version: quiet again.
+    assert poll(east, {**shown, **parts}).status_code == 204
+
+
+def test_a_lost_answer_is_sent_again(east):
+    shown = live_parts(east.get().get_data(as_text=True))
+    east.save(1, outcome="wall")
+    first = poll(east, shown).get_data(as_text=True)
+    second = poll(east, shown).get_data(as_text=True)
+    assert live_parts(first) == live_parts(second) != {}
+
+
+def test_a_call_sends_only_the_call_bar(east):
+    shown = live_parts(east.get().get_data(as_text=True))
+    call, _ = calls_service.place_call(east.table, "", "")
+    db.session.commit()
+    html = poll(east, shown).get_data(as_text=True)
+    assert live_parts(html) == {"call": f"{call.id}.{call.version}"}
+    assert 'id="table-call"' in html and "The director has been called" in html
+
+
+def test_the_clock_sends_the_clock_and_the_panel(east, director):
+    from blueprints.clock import service as clock_service
+
+    shown = live_parts(east.get().get_data(as_text=True))
+    clock_service.start_round(east.tournament, 1, 0, director, "owner")
+    db.session.commit()
+    response = poll(east, shown)
+    parts = live_parts(response.get_data(as_text=True))
+    # The panel's version carries the clock's state (time called is offered when time is up).
+    assert set(parts) == {"clock", "panel"}
+    assert response.headers["HX-Trigger"] == "clockChanged"
+
+
+def test_a_page_of_an_earlier_round_polls_for_that_round(east):
+    html = east.get(r=1).get_data(as_text=True)
+    poller = re.search(r'<div id="live"[^>]*>', html).group(0)
+    assert "r=1" in poller
+    assert poll(east, live_parts(html), r=1).status_code == 204
+
+
+def test_another_round_reloads_the_page(east):
+    shown = live_parts(east.get().get_data(as_text=True))
+    response = poll(east, {**shown, "panel": "2-1-0-running"})
+    assert response.headers.get("HX-Refresh") == "true"
+
+
+def test_a_wrong_token_stops_the_poll_and_says_so(east):
+    url = f"/live/t/{east.tournament.code}/1?k=wrong&clock=none&panel=x&call=none"
+    response = east.client.get(url, headers=HX)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and response.headers["HX-Trigger"] == "live:stop"
+    assert "no longer valid" in html and 'hx-swap-oob="true"' in html
+    assert str(east.table.number) not in live_parts(html)
+
+
+def test_without_htmx_the_poll_address_leads_to_the_table_page(east):
+    shown = live_parts(east.get().get_data(as_text=True))
+    query = "&".join(f"{k}={v}" for k, v in shown.items())
+    url = f"/live/t/{east.tournament.code}/1?k={east.table.token}&{query}"
+    response = east.client.get(url)
+    assert response.status_code == 302 and f"/t/{east.tournament.code}/1" in response.location
+
+
+def test_the_unchanged_answer_skips_the_session(east, monkeypatch):
+    shown = live_parts(east.get().get_data(as_text=True))
+    opened = []
+    interface = east.client.application.session_interface
+    original = interface.open_session
+    monkeypatch.setattr(interface, "open_session",
+                        lambda app, request: opened.append(1) or original(app, request))
+    assert poll(east, shown).status_code == 204
+    assert opened == []
+    east.save(1, outcome="wall")
+    opened.clear()
+    assert poll(east, shown).status_code == 200
+    assert opened == [1]
+
+
+def test_a_ruling_this_phone_dismissed_stays_dismissed(east, director):
+    call, _ = calls_service.place_call(east.table, "", "")
+    calls_service.resolve_call(call, director, "Play on")
+    db.session.commit()
+    shown = live_parts(east.get().get_data(as_text=True))
+    assert shown["call"] == f"{call.id}.{call.version}"
+    code, token = east.tournament.code, east.table.token
+    east.client.post(f"/calls/t/{code}/1/ok?k={token}", data={"call_id": call.id})
+    response = poll(east, shown)
+    html = response.get_data(as_text=True)
+    assert live_parts(html) == {"call": "none"}
+    assert poll(east, {**shown, "call": "none"}).status_code == 204
