@@ -148,3 +148,75 @@ def test_a_ruling_this_phone_dismissed_stays_dismissed(east, director):
     html = response.get_data(as_text=True)
     assert live_parts(html) == {"call": "none"}
     assert poll(east, {**shown, "call": "none"}).status_code == 204
+
+
+def _both_ways(east, round_no=None, dismissed=()):
+    """The full view's versions, and whether the one-statement comparison agrees that a
+    phone showing exactly them is current and one showing anything else is not."""
+    from blueprints.live import service
+
+    shown = {"clock": None, "panel": None, "call": None, "shown": None}
+    poll = service.table_poll(east.tournament.code, east.table.number, east.table.token,
+                              round_no, shown, list(dismissed))
+    with db.engine.connect() as connection:
+        def fast(versions):
+            return service.fast_unchanged(connection, east.tournament.code,
+                                          east.table.number, east.table.token, round_no,
+                                          versions, list(dismissed))
+
+        same = fast(dict(poll.versions))
+        others = [fast({**poll.versions, part: poll.versions[part] + "x"})
+                  for part in poll.versions]
+        wrong_token = service.fast_unchanged(connection, east.tournament.code, 1, "nope",
+                                             round_no, dict(poll.versions), list(dismissed))
+    return poll, same, others, wrong_token
+
+
+def test_the_one_statement_agrees_with_the_full_view_through_a_round(east, director):
+    from blueprints.clock import service as clock_service
+
+    tournament = east.tournament
+    states = []
+
+    def check(round_no=None, dismissed=()):
+        db.session.commit()
+        db.session.expire_all()
+        poll, same, others, wrong_token = _both_ways(east, round_no, dismissed)
+        states.append(dict(poll.versions))
+        assert not poll.refresh
+        assert same is True, poll.versions
+        assert others == [False, False, False] and wrong_token is False
+
+    check()                                                       # not started
+    clock_service.start_round(tournament, 1, 0, director, "owner")
+    check()                                                       # running
+    east.save(1, outcome="wall")
+    check()                                                       # a game entered
+    clock_service.pause(tournament, 1, 1, "a ruling", director, "owner")
+    check()                                                       # paused
+    clock_service.resume(tournament, 1, 2, "", director, "owner")
+    call, _ = calls_service.place_call(east.table, "", "")
+    check()                                                       # a call open
+    calls_service.claim_call(call, director)
+    check()                                                       # claimed
+    calls_service.resolve_call(call, director, "Play on")
+    check()                                                       # a ruling shown
+    check(dismissed=[call.id])                                    # ... and dismissed here
+    for game in (2, 3, 4):
+        east.save(game, outcome="wall")
+    clock_service.end_round(tournament, 1, 3, director, "owner")
+    check()                                                       # round ended
+    clock_service.seat_round(tournament, 2, director, "owner")
+    check()                                                       # next round seated
+    check(round_no=1)                                             # a page pinned to round 1
+    check(round_no=2)
+    assert len({tuple(s.values()) for s in states}) >= 9  # the states really differed
+
+
+def test_the_one_statement_refuses_an_unseated_round(east):
+    from blueprints.live import service
+
+    with db.engine.connect() as connection:
+        assert service.fast_unchanged(connection, east.tournament.code, 1, east.table.token,
+                                      9, {"clock": "none", "panel": "none", "call": "none"},
+                                      []) is False
