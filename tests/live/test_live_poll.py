@@ -220,3 +220,4 @@ def test_the_one_statement_refuses_an_unseated_round(east):
         assert service.fast_unchanged(connection, east.tournament.code, 1, east.table.token,
                                       9, {"clock": "none", "panel": "none", "call": "none"},
                                       []) is False
+
