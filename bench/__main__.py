@@ -311,6 +311,45 @@ async def run(args) -> str:
     return "\n".join(report) + "\n"
 
 
+async def capacity(args) -> str:
+    """The round end at each of args.capacity's table counts (bench/capacity.py)."""
+    from contextlib import asynccontextmanager
+
+    from bench import capacity as search
+
+    base_env = {**os.environ, "SECRET_KEY": "bench", "PYTHONFAULTHANDLER": "1",
+                "POLL_SECONDS": str(args.poll)}
+    base_env.pop("BASE_URL", None)
+    given = os.environ.get("DATABASE_URL")
+
+    @asynccontextmanager
+    async def run_env(tables):
+        workdir = Path(tempfile.mkdtemp(prefix="mahjtable-capacity-"))
+        database_url = given or f"sqlite:///{workdir / 'bench.db'}"
+        env = {**base_env, "DATABASE_URL": database_url}
+        reset_database(database_url, env)
+        seed = flows.seed(database_url, tables)
+        with gunicorn("app:create_app()", env, workdir / "app.log") as (url, pid):
+            yield url, pid, seed, database_url
+
+    steps = []
+    for tables in args.capacity:
+        steps.append(await search.step(tables, args, run_env))
+        print(f"{tables} tables: p95 {steps[-1].save_p95_ms:.0f} ms, "
+              f"{steps[-1].errors} errors", file=sys.stderr)
+    out = ROOT / "bench" / "out"
+    out.mkdir(exist_ok=True)
+    (out / "capacity.svg").write_text(search.chart(steps))
+    report = [f"# MahjTable capacity search: {', '.join(map(str, args.capacity))} tables", "",
+              f"- command: `python -m bench {' '.join(sys.argv[1:])}`",
+              f"- machine: {platform.platform()}, {os.cpu_count()} cores, "
+              f"Python {platform.python_version()}",
+              f"- database: {'PostgreSQL' if given else 'SQLite'}", ""]
+    report += search.report(steps, args)
+    report += ["![save p95 and errors against table count](out/capacity.svg)", ""]
+    return "\n".join(report) + "\n"
+
+
 def _port(database_url: str) -> int | None:
     found = re.search(r"@[^/:]+:(\d+)/", database_url)
     return int(found.group(1)) if found and database_url.startswith("postgres") else None
@@ -363,11 +402,14 @@ def main(argv=None) -> None:
                         help="wrk connections for the throughput runs")
     parser.add_argument("--burst", type=float, default=6.0,
                         help="seconds of each wrk run")
+    parser.add_argument("--capacity", type=lambda text: [int(n) for n in text.split(",")],
+                        help="instead: the round end at these table counts (e.g. "
+                        "100,200,400), with --spread 600 for a realistic pace")
     args = parser.parse_args(argv)
-    report = asyncio.run(run(args))
+    report = asyncio.run(capacity(args) if args.capacity else run(args))
     out = ROOT / "bench" / "out"
     out.mkdir(exist_ok=True)
-    (out / "last.md").write_text(report)
+    (out / ("capacity.md" if args.capacity else "last.md")).write_text(report)
     print(report)
 
 

@@ -69,6 +69,44 @@ def table(code, number):
     return response
 
 
+@bp.get("/screen/<code>")
+def screen(code):
+    """The big screen's poll: the clock and the board (leaders, announcements)."""
+    from blueprints.clock import service as clock_service
+    from blueprints.display import service as display_service
+    from blueprints.player.service import tournament_by_code
+
+    found = clock_service.clock_by_code(code)
+    tournament = tournament_by_code(code)
+    if found is None or tournament is None:
+        return make_response("", 404)
+    if not wants_partial():
+        return redirect(url_for("display.screen", code=tournament.code))
+    public, clock = found
+    board = display_service.board(tournament)
+    live_url = url_for("live.screen", code=tournament.code)
+    parts = []
+    clock_changed = not clock_service.unchanged(clock, request.args.get(service.CLOCK),
+                                                request.args.get("shown"))
+    if clock_changed:
+        parts.append(render_template("clock/_clock.html", tournament=public, clock_poll=True,
+                                     live_url=live_url, oob=True))
+    if request.args.get("board") != board.version:
+        from blueprints.common import external_url
+
+        parts.append(render_template(
+            "display/_board.html", tournament=tournament, board=board, live_url=live_url,
+            oob=True, public_url=external_url("player.tournament", code=tournament.code)))
+    if not parts:
+        return _no_change()
+    response = make_response("\n".join(parts), 200)
+    response.vary.add("HX-Request")
+    response.headers["Cache-Control"] = "no-store"
+    if clock_changed:
+        response.headers["HX-Trigger"] = "clockChanged"
+    return response
+
+
 def _panel(poll, live_url: str) -> str:
     from blueprints.table.views import _page_context
 

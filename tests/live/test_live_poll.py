@@ -221,3 +221,22 @@ def test_the_one_statement_refuses_an_unseated_round(east):
                                       9, {"clock": "none", "panel": "none", "call": "none"},
                                       []) is False
 
+
+
+def test_the_big_screen_polls_once_for_its_clock_and_board(client, director):
+    from blueprints.clock import service as clock_service
+
+    tournament = make_tournament(director, players=8, rounds=2)
+    html = client.get(f"/display/{tournament.code}").get_data(as_text=True)
+    shown = live_parts(html)
+    assert set(shown) == {"clock", "board"} and html.count('hx-trigger="every') == 1
+    url = f"/live/screen/{tournament.code}?" + "&".join(f"{k}={v}" for k, v in shown.items())
+    assert client.get(url, headers=HX).status_code == 204
+    clock_service.start_round(tournament, 1, 0, director, "owner")
+    db.session.commit()
+    answer = client.get(url, headers=HX).get_data(as_text=True)
+    changed = live_parts(answer)
+    assert "clock" in changed and changed["clock"] != shown["clock"]
+    assert 'hx-swap-oob="true"' in answer
+    again = "&".join(f"{k}={v}" for k, v in {**shown, **changed}.items())
+    assert client.get(f"/live/screen/{tournament.code}?{again}", headers=HX).status_code == 204
