@@ -7,6 +7,7 @@ and gets the same parts."""
 from __future__ import annotations
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from flask_login import login_required
 
 from blueprints.calls import service as calls_service
 from blueprints.calls.views import DISMISSED_COOKIE, table_call_context
@@ -103,6 +104,40 @@ def screen(code):
     response.vary.add("HX-Request")
     response.headers["Cache-Control"] = "no-store"
     if clock_changed:
+        response.headers["HX-Trigger"] = "clockChanged"
+    return response
+
+
+@bp.get("/console/<int:tournament_id>")
+@login_required
+def console(tournament_id):
+    """The clock console's poll: the clock and the grid of tables (staff only)."""
+    from blueprints.auth.service import ANY_STAFF, staff_tournament
+    from blueprints.clock import service as clock_service
+    from blueprints.clock.views import _grid_context
+
+    tournament = staff_tournament(tournament_id, ANY_STAFF)
+    if not wants_partial():
+        return redirect(url_for("clock.console", tournament_id=tournament.id))
+    clock = clock_service.clock_view(tournament)
+    context = _grid_context(tournament, clock)
+    live_url = url_for("live.console", tournament_id=tournament.id)
+    parts = []
+    clock_changed = not clock_service.unchanged(clock, request.args.get(service.CLOCK),
+                                                request.args.get("shown"))
+    if clock_changed:
+        parts.append(render_template("clock/_clock.html", clock_poll=True, live_url=live_url,
+                                     oob=True, **context))
+    if request.args.get("grid") != context["grid_version"]:
+        parts.append(render_template("clock/_grid.html", live_url=live_url, oob=True,
+                                     **context))
+    if not parts:
+        return _no_change()
+    response = make_response("\n".join(parts), 200)
+    response.vary.add("HX-Request")
+    response.headers["Cache-Control"] = "no-store"
+    if clock_changed:
+        # The console's controls follow the clock (their own request, on this event).
         response.headers["HX-Trigger"] = "clockChanged"
     return response
 

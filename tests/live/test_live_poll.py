@@ -240,3 +240,22 @@ def test_the_big_screen_polls_once_for_its_clock_and_board(client, director):
     assert 'hx-swap-oob="true"' in answer
     again = "&".join(f"{k}={v}" for k, v in {**shown, **changed}.items())
     assert client.get(f"/live/screen/{tournament.code}?{again}", headers=HX).status_code == 204
+
+
+def test_the_console_polls_once_for_its_clock_and_grid(client, director):
+    tournament = make_tournament(director, players=8, rounds=2)
+    html = client.get(f"/clock/director/{tournament.id}").get_data(as_text=True)
+    shown = live_parts(html)
+    assert set(shown) == {"clock", "grid"} and html.count('hx-trigger="every') == 1
+    url = f"/live/console/{tournament.id}?" + "&".join(f"{k}={v}" for k, v in shown.items())
+    assert client.get(url, headers=HX).status_code == 204
+    TableClient(client, tournament).save(1, outcome="wall")
+    answer = client.get(url, headers=HX).get_data(as_text=True)
+    assert set(live_parts(answer)) == {"grid"} and 'id="table-grid"' in answer
+
+
+def test_the_console_poll_is_for_its_staff_only(client, director):
+    tournament = make_tournament(director, players=8, rounds=2)
+    client.post("/auth/sign-out")
+    response = client.get(f"/live/console/{tournament.id}?clock=x&grid=y", headers=HX)
+    assert response.status_code in (302, 401)
