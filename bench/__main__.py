@@ -221,18 +221,24 @@ async def run(args) -> str:
               f"{os.environ.get('WEB_CONCURRENCY', '2 per core + 1')}), loopback", ""]
 
     pg_port = _port(database_url)
-    with gunicorn("bench.floor:app", env, workdir / "floor.log") as (floor_url, _):
+    with gunicorn("bench.floor:app", env, workdir / "floor.log") as (floor_url, floor_pid):
+        before = wrk.tree_cpu(floor_pid)
         floor = wrk.run(floor_url + "/", args.burst, connections=args.concurrency)
+        floor_cpu_ms = (wrk.tree_cpu(floor_pid) - before) * 1000 / max(1, floor.requests)
     floor_rps = floor.rps
     report += ["## Throughput (wrk, same run)", "",
                f"`wrk -t2 -c{args.concurrency} -d{args.burst:g}s` per path, one after the "
                "other, against the same gunicorn config; server CPU is the gunicorn "
                "master's and workers' CPU time during that run (from /proc).", "",
+               "On a shared machine the server gets an unsteady share of the cores, so "
+               "req/s moves with the neighbours; CPU per request moves much less, and "
+               "`x floor (CPU)` = the floor's CPU per request / this path's says how many "
+               "of these the server answers for each floor request given the same CPU.", "",
                "| path | status | req/s | x floor | p50 ms | p99 ms | server CPU ms/request "
-               "| wrk CPU s | errors |",
-               "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+               "| x floor (CPU) | wrk CPU s | errors |",
+               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
                f"| bare Flask floor | 200 | {floor.rps:,.0f} | 1.00 | {floor.p50_ms:.1f} | "
-               f"{floor.p99_ms:.1f} | | {floor.generator_cpu:.1f} | "
+               f"{floor.p99_ms:.1f} | {floor_cpu_ms:.2f} | 1.00 | {floor.generator_cpu:.1f} | "
                f"{floor.non_2xx + floor.errors} |"]
     measured: dict[str, tuple] = {}
 
@@ -249,12 +255,18 @@ async def run(args) -> str:
             report.append(
                 f"| {name} | {status} | {result.rps:,.0f} | {result.rps / floor_rps:.2f} | "
                 f"{result.p50_ms:.1f} | {result.p99_ms:.1f} | {per_request:.2f} | "
+                f"{floor_cpu_ms / per_request if per_request else 0:.2f} | "
                 f"{result.generator_cpu:.1f} | {result.non_2xx + result.errors} |")
         one = measured["one poll, unchanged"][0].rps / floor_rps
         pages = min(measured[n][0].rps for n in ("table page", "entry page")) / floor_rps
-        report += ["", f"One poll unchanged: **{one:.2f} x floor** (target >= 0.5); "
-                   f"the slower page: **{pages:.2f} x floor** (target >= 0.15). A table page "
-                   "made the three separate polls above every interval; it now makes one.", ""]
+        one_cpu = floor_cpu_ms / measured["one poll, unchanged"][1]
+        pages_cpu = floor_cpu_ms / max(measured[n][1] for n in ("table page", "entry page"))
+        three = sum(measured[n][1] for n in measured if n.endswith("alone, unchanged"))
+        report += ["", f"One poll unchanged: **{one:.2f} x floor** by req/s, **{one_cpu:.2f} x** "
+                   f"by CPU (target >= 0.5); the slower page: **{pages:.2f} x** by req/s, "
+                   f"**{pages_cpu:.2f} x** by CPU (target >= 0.15). A table page made the "
+                   f"three separate polls above every interval ({three:.2f} CPU-ms); it now "
+                   f"makes one ({measured['one poll, unchanged'][1]:.2f} CPU-ms).", ""]
 
         sizes = await flows.page_sizes(url, seed)  # before the round end: entry pages exist
 

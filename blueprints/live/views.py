@@ -36,9 +36,10 @@ def table(code, number):
         poll = service.table_poll(code, number, request.args.get("k"), round_no, shown,
                                   service.dismissed_ids(request.cookies.get(DISMISSED_COOKIE)))
     except table_service.BadLink:
-        # Say so where the call bar was, and stop polling (the link was rotated).
+        # 404 as every table URL answers a wrong token; static/js/app.js still shows it
+        # where the call bar was, and the poll stops (the link was rotated).
         response = make_response(render_template(
-            "calls/_invalid_link.html", text=calls_service.INVALID_LINK, oob=True), 200)
+            "calls/_invalid_link.html", text=calls_service.INVALID_LINK, oob=True), 404)
         response.headers["HX-Trigger"] = "live:stop"
         return response
     if not wants_partial():

@@ -19,7 +19,15 @@
         part.getAttribute("data-live-version");
     });
   });
-  // The link was rotated: the poll says so once, then stops.
+  // The link was rotated: the poll's 404 says so where the call bar was (out of band),
+  // then the poll stops.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.elt && event.detail.elt.id === "live" &&
+        event.detail.xhr.status === 404) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
   document.addEventListener("live:stop", function () {
     var poll = document.getElementById("live");
     if (poll) { poll.parentNode.removeChild(poll); }
