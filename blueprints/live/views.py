@@ -37,10 +37,11 @@ def table(code, number):
                                   service.dismissed_ids(request.cookies.get(DISMISSED_COOKIE)))
     except table_service.BadLink:
         # 404 as every table URL answers a wrong token; static/js/app.js still shows it
-        # where the call bar was, and the poll stops (the link was rotated).
+        # where the call bar was, and the poll stops once it is shown (after settling:
+        # removing the poll first would drop its answer).
         response = make_response(render_template(
             "calls/_invalid_link.html", text=calls_service.INVALID_LINK, oob=True), 404)
-        response.headers["HX-Trigger"] = "live:stop"
+        response.headers["HX-Trigger-After-Settle"] = "live:stop"
         return response
     if not wants_partial():
         return redirect(url_for("table.page", code=code, number=number,

@@ -90,12 +90,16 @@
   }
 
   function sync(clock) {
-    if (!window.htmx || !document.body.contains(clock)) { return; }
-    // A clock that is a part of its page's one poll asks through that poll.
-    var poll = clock.hasAttribute("data-live") && document.getElementById("live");
-    if (poll) { window.htmx.trigger(poll, "live:sync"); }
-    else { window.htmx.trigger(clock, "clock:sync"); }
+    if (window.htmx && document.body.contains(clock)) { window.htmx.trigger(clock, "clock:sync"); }
   }
+
+  // A clock that is a part of its page's one poll (data-live) asks through that poll.
+  document.addEventListener("clock:sync", function (event) {
+    var poll = document.getElementById("live");
+    if (poll && event.target.hasAttribute && event.target.hasAttribute("data-live")) {
+      window.htmx.trigger(poll, "live:sync");
+    }
+  });
 
   function tick() {
     document.querySelectorAll("[data-clock]").forEach(show);
