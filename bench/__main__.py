@@ -172,7 +172,7 @@ def gunicorn(app_spec: str, env: dict, log: Path):
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 120  # a busy shared machine starts slowly
             while True:
                 try:
                     httpx.get(url + "/", timeout=2)
