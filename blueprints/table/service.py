@@ -34,7 +34,7 @@ import secrets
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import case, exists, select, update
+from sqlalchemy import case, exists, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import contains_eager
@@ -250,7 +250,9 @@ def next_tables(round_: Round, table: Table) -> dict[str, int | None]:
             .where(Seating.round_id == nxt.id)
         )
         stored = dict(rows.all())
-    tables = len(tournament.tables)
+    # Counted, not loaded: every table page would otherwise load all the event's tables.
+    tables = db.session.scalar(select(func.count(Table.id))
+                               .where(Table.tournament_id == tournament.id))
     for seat in SEATS:
         player = seats.get(seat)
         if player is not None and player.id in stored:
