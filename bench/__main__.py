@@ -319,7 +319,7 @@ async def run(args) -> str:
     report += ["", "## Database check", ""]
     report += flows.check_database(database_url, seed)
     report += ["", "## Standings of a finished event (target < 50 ms)", ""]
-    report += flows.standings_speed(database_url, args.tables)
+    report += flows.standings_speed(database_url, 150)  # 600 players, whatever --tables
     return "\n".join(report) + "\n"
 
 
