@@ -156,19 +156,23 @@ def fast_unchanged(connection, code: str, number: int, token: str | None,
     import secrets
 
     from blueprints.clock.service import _view, round_clock
+    from blueprints.common import plain_code
     from models import utcnow
 
-    if not token:
+    code = plain_code(code)
+    if not token or code is None:
         return False
     numbered = round_no is not None
     statement = _STATEMENTS.get(numbered)
     if statement is None:
         statement = _STATEMENTS[numbered] = _versions_statement(numbered)
-    params = {"code": (code or "").strip().upper(), "number": number}
+    params = {"code": code, "number": number}
     if numbered:
         params["round_no"] = round_no
     row = connection.execute(statement, params).first()
-    if row is None or not secrets.compare_digest(row.token, str(token)):
+    # As table_service.table_from_link: compared as bytes (any character can be in ?k=).
+    if row is None or not secrets.compare_digest(
+            row.token.encode(), str(token).encode("utf-8", "surrogatepass")):
         return False
     now = utcnow()
     clock = _view(row.tournament_id, _Prefixed(row, "c_"), now)

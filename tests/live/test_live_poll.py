@@ -260,3 +260,12 @@ def test_the_console_poll_is_for_its_staff_only(client, director):
     client.post("/auth/sign-out")
     response = client.get(f"/live/console/{tournament.id}?clock=x&grid=y", headers=HX)
     assert response.status_code in (302, 401)
+
+
+@pytest.mark.parametrize("code_part, token", [("%00X", "k"), ("{code}", "%C3%A9"),
+                                              ("{code}", "%ED%A0%80")])
+def test_any_characters_in_the_poll_url_are_a_plain_404(east, code_part, token):
+    code = code_part.format(code=east.tournament.code)
+    response = east.client.get(f"/live/t/{code}/1?k={token}&clock=x&panel=y&call=z",
+                               headers=HX)
+    assert response.status_code == 404
