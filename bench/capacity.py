@@ -20,6 +20,7 @@ class Step:
     server_cpu: float
     generator_cpu: float
     wall: float
+    examples: dict[str, str]
 
     @property
     def holds(self) -> bool:
@@ -43,7 +44,7 @@ async def step(tables: int, args, run_env) -> Step:
     verdict = flows.check_database(database_url, seed)
     return Step(tables, pct(save, 95), sum(stats.errors.values()),
                 any("**PASS**" in line for line in verdict), server_cpu, generator_cpu,
-                stats.ended - stats.started)
+                stats.ended - stats.started, dict(stats.error_examples))
 
 
 def report(steps: list[Step], args) -> list[str]:
@@ -60,6 +61,9 @@ def report(steps: list[Step], args) -> list[str]:
         rows.append(f"| {s.tables} | {s.tables * 4} | {s.save_p95_ms:.0f} | {s.errors} | "
                     f"{'PASS' if s.database_ok else 'FAIL'} | {s.server_cpu:.1f} | "
                     f"{s.generator_cpu:.1f} | {s.wall:.0f} | {'yes' if s.holds else 'no'} |")
+    for s in steps:
+        rows += [f"- errors at {s.tables} tables (first of each): {label}: `{text[:120]}`"
+                 for label, text in s.examples.items()]
     rows += ["", f"Largest count that holds (0 errors, 0 lost or doubled sheets, p95 < "
              f"{TARGET_MS} ms): **{max(held) if held else 'none'}**", ""]
     return rows
