@@ -22,7 +22,8 @@ from . import service
 
 PREFIX = "/live/t/"
 # What the full answer's after-request hooks would add to an empty 204 that matters.
-HEADERS = [("Content-Length", "0"), ("Vary", "HX-Request"), ("Cache-Control", "no-store"),
+# (No Content-Length: a 204 must not carry one.)
+HEADERS = [("Vary", "HX-Request"), ("Cache-Control", "no-store"),
            ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer")]
 
 
