@@ -30,6 +30,7 @@ player where RuleSet.round_signoff_all says so."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import secrets
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -64,6 +65,7 @@ from tournament.scoring import (
     Game,
     InvalidGame,
     ScoreLine,
+    check_after_time_called,
     round_lines,
     score_lines,
     signer,
@@ -504,6 +506,17 @@ def one_transaction(write):
     return wrapper
 
 
+def _scoped(key: str | None, sheet: Scoresheet, *request: Any) -> str | None:
+    """The stored form of a form's key: bound to this sheet and this request (what it
+    writes), so a key that another table (or another write here) already used is a new
+    request, never a "replay" that silently drops this one. A hash fits the 64 characters
+    of AppliedRequest.key and never equals a raw key another blueprint stores there."""
+    if not key:
+        return None
+    scope = "|".join(str(part) for part in (sheet.id, *request, key))
+    return hashlib.sha256(scope.encode()).hexdigest()
+
+
 def _applied(key: str | None) -> bool:
     return bool(key) and db.session.get(AppliedRequest, key) is not None
 
@@ -663,6 +676,7 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     tournament = _rules_locked(table)
     rules = rules_of(tournament)
     sheet = ensure_sheet(round_, table)
+    key = _scoped(key, sheet, "game", number, "director" if director else "table")
     if _applied(key):
         raise Replayed(sheet)
     if director and not (reason or "").strip():
@@ -696,7 +710,9 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
         db.session.rollback()
         raise StaleSheet(sheet)
     clean = _merge_pending(sheet, number, clean)
-    Game.from_dict(clean, rules)  # the merged adjustments are checked too
+    merged = Game.from_dict(clean, rules)  # the merged adjustments are checked too
+    games = {e.number: Game.from_dict(e.record) for e in sheet.games} | {number: merged}
+    check_after_time_called(rules, [games[n] for n in sorted(games)], number)
     before_totals = _totals(sheet)
     entry = next((e for e in sheet.games if e.number == number), None)
     before = None
@@ -736,6 +752,7 @@ def record_time_called(table: Table, round_: Round, *, version: int | None, key:
     tournament = table.tournament
     rules = rules_of(tournament)
     sheet = ensure_sheet(round_, table)
+    key = _scoped(key, sheet, "time")
     if _applied(key):
         raise Replayed(sheet)
     sheet = _begin_write(sheet, version, key)
@@ -774,6 +791,7 @@ def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
     if seat not in SEATS:
         raise SheetError("seat", "Choose your seat.")
     sheet = ensure_sheet(round_, table)
+    key = _scoped(key, sheet, "initial", seat)
     if _applied(key):
         raise Replayed(sheet)
     initials = _check_initials(initials, f"initials_{seat}")
@@ -805,6 +823,7 @@ def submit_sheet(table: Table, round_: Round, *, version: int | None, key: str |
     """East submits the round: the sheet is locked (changes only by the director)."""
     rules = rules_of(table.tournament)
     sheet = ensure_sheet(round_, table)
+    key = _scoped(key, sheet, "submit")
     if _applied(key):
         raise Replayed(sheet)
     sheet = _begin_write(sheet, version, key)
@@ -835,6 +854,7 @@ def submit_sheet(table: Table, round_: Round, *, version: int | None, key: str |
 def verify_sheet(sheet: Scoresheet, user: User, *, version: int | None,
                  key: str | None) -> Scoresheet:
     """A table guide (or director) checked the submitted sheet at the table."""
+    key = _scoped(key, sheet, "verify")
     if _applied(key):
         raise Replayed(sheet)
     sheet = _begin_write(sheet, version, key)

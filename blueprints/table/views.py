@@ -38,6 +38,7 @@ from .forms import (
     InitialForm,
     SubmitForm,
     TimeCalledForm,
+    Unanswered,
     VerifyForm,
     small_int,
 )
@@ -156,15 +157,20 @@ def _entry_context(table, view, form, *, errors=None, preview=None, conflict=Non
                    director=False, save_url=None, preview_url=None):
     rules = view.rules
     record = None
+    unanswered = False
     if preview is None:
         try:
             record = form.record(rules)
             preview = service.preview(rules, record, view.adjustments_for(form.game_no.data))
+        except Unanswered as error:
+            preview, unanswered = service.Preview(error=error), True
         except InvalidGame as error:
             preview = service.Preview(error=error)
     hint = None
     if errors:
         hint = "Please check the answer marked above: " + next(iter(errors.values()))
+    elif unanswered:
+        hint = NEXT_QUESTION.get(preview.error.field, preview.error.message)
     elif preview.error is not None:
         error = preview.error
         if record is not None and _missing(error, record):
