@@ -244,7 +244,11 @@ def test_a_new_game_never_overwrites_a_game_saved_meanwhile(east):
     response = east.save(1, outcome="time", entered_as="new")
     assert response.status_code == 409
     assert games(east)[0].record == {"outcome": "wall"}
-    assert 'name="game_no" value="2"' in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    # the typed answers stay with game 1: East compares and chooses, never a phantom game 2
+    assert 'name="game_no" value="1"' in page
+    assert 'name="entered_as" value="correction"' in page
+    assert "Keep theirs" in page and "Correct game 1 with mine" in page
     # a correction of game 1 does change it
     assert east.save(1, outcome="time", entered_as="correction").status_code == 303
     assert games(east)[0].record == {"outcome": "time"}

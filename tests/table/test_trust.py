@@ -150,4 +150,4 @@ def test_the_same_request_sent_again_is_still_a_replay_and_stores_one_game(east)
     assert again.status_code == 303
     assert len(games(east)) == 1
     page = east.client.get(east.url()).get_data(as_text=True)
-    assert "That game was already saved." in page
+    assert "Game 1 saved." in page
