@@ -62,7 +62,7 @@ def east_submits_a_self_picked_50_for_south(phone, table_url):
     tap(phone, "winner", "S")
     tap(phone, "value", "50")
     tap(phone, "win_by", "self")
-    save(phone, "PT", "Player 2 (South) initials game 1", 1)
+    save(phone, "PT", "Hand the phone to Player 2 (South) to initial game 1", 1)
     return phone
 
 

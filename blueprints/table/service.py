@@ -370,6 +370,11 @@ class SheetView:
         return self.rules.time_called_zeroes == "round" and any(
             g.outcome == "time" for g in self.games)
 
+    @property
+    def time_called_in(self) -> int | None:
+        """The first game entered as time called: no game after it was played."""
+        return next((g.number for g in self.games if g.outcome == "time"), None)
+
     def name(self, seat: str) -> str:
         player = self.seats.get(seat)
         return player.name if player else SEAT_NAMES[seat]
@@ -620,10 +625,18 @@ def _clear_changed_signoffs(sheet: Scoresheet, before: dict[str, int]) -> list[s
     return cleared
 
 
-def _check_initials(initials: str, field_name: str = "initials") -> str:
+def _hand_the_phone(round_: Round, table: Table, seat: str, number: int) -> str:
+    """The missing game initials, said to East, who holds the phone."""
+    player = seats_of(round_, table).get(seat)
+    who = f"{player.name} ({SEAT_NAMES[seat]})" if player else SEAT_NAMES[seat]
+    return (f"Game {number} is not saved yet: hand the phone to {who} to write their "
+            "initials here, then tap Save.")
+
+
+def _check_initials(initials: str, field_name: str = "initials", missing: str = "") -> str:
     initials = (initials or "").strip()
     if not initials:
-        raise SheetError(field_name, "Please write your initials.")
+        raise SheetError(field_name, missing or "Please write your initials.")
     if len(initials) > 8:
         raise SheetError(field_name, "Initials are at most 8 letters.")
     return initials
@@ -693,7 +706,8 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     if director:
         initials = (initials or "").strip()[:8] or (existing.initials if existing else "")
     else:
-        initials = _check_initials(initials)
+        initials = _check_initials(initials, missing=_hand_the_phone(round_, table, who_signs,
+                                                                     number))
     sheet = _begin_write(sheet, version, key)
     if sheet.state != "open" and not director:
         db.session.rollback()
