@@ -128,7 +128,7 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
     table.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     last = table.locator("main > *").last.bounding_box()
     assert last["y"] + last["height"] <= bar.bounding_box()["y"] + 1
-    table.get_by_role("button", name="OK").click()
+    table.get_by_role("button", name="OK, we have read it").click()
     expect(table.get_by_role("button", name="Call the director")).to_be_visible()
     expect(table.locator("#table-call")).not_to_contain_text("Resolved")
     table.reload()  # the OK holds for this phone

@@ -87,9 +87,9 @@ def test_unknown_code_is_not_found(client, app):
 
 @pytest.mark.parametrize("minutes_ago, css, words", [
     (30, "", "Running"),
-    (40, "clock--warn-10", "10 minutes left"),
-    (45, "clock--warn-5", "5 minutes left"),
-    (49, "clock--warn-1", "1 minute left"),
+    (40, "clock--warn-10", "10 minutes or less"),
+    (45, "clock--warn-5", "5 minutes or less"),
+    (49, "clock--warn-1", "1 minute or less"),
     (50, "clock--time", "Time is up"),
 ])
 def test_warnings_change_colour_and_words(client, tournament, minutes_ago, css, words):

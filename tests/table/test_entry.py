@@ -139,10 +139,12 @@ def test_preview_of_a_contradiction_shows_it_at_the_field(east):
 
 def test_outcomes_and_penalties_follow_the_rule_set(east, east_htm):
     tnt_entry = east.get("/game").get_data(as_text=True)
-    assert 'value="misnamed_tile"' in tnt_entry and 'value="error_one_intact"' in tnt_entry
+    assert 'id="outcome-misnamed_tile"' in tnt_entry
+    assert 'id="outcome-error_one_intact"' in tnt_entry
     assert "Heavenly" in tnt_entry and "pen_misnamed_exposure" in tnt_entry
     htm_entry = east_htm.get("/game").get_data(as_text=True)
-    assert 'value="misnamed_tile"' not in htm_entry and "error_one_intact" not in htm_entry
+    assert 'id="outcome-misnamed_tile"' not in htm_entry
+    assert 'id="outcome-error_one_intact"' not in htm_entry
     assert "Heavenly" not in htm_entry and "pen_misnamed_exposure" not in htm_entry
     assert "pen_blind_pass_peek" in htm_entry
 
