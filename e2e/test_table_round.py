@@ -118,7 +118,7 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
     # Game 4: time is called before it ends.
     if time_via_button:
         page.get_by_role("link", name=re.compile("Review the round")).click()
-        page.get_by_text("Time called before the games were played?").click()
+        page.get_by_text("Time was called before game 4 was finished?").click()
         page.get_by_label("Yes, the director called time").check()
         page.get_by_role("button", name=re.compile("as time called")).click()
         expect(page.get_by_role("heading", level=1)).to_contain_text("review")

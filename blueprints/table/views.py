@@ -14,6 +14,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_login import current_user, login_required
@@ -100,7 +101,8 @@ def _link(endpoint: str, table, round_no: int | None = None, **values) -> str:
 
 def _done(target: str, message: str | None = None):
     """Success: a redirect for a plain post, HX-Redirect for htmx."""
-    if message:
+    # a resend after a lost reply must not say it twice
+    if message and ("message", message) not in session.get("_flashes", []):
         flash(message)
     if wants_partial():
         response = make_response("", 200)
