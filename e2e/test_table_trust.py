@@ -360,11 +360,23 @@ def test_the_initials_step_asks_east_to_hand_the_phone_over(live_server, page):
     tap(page, "winner", "S")
     tap(page, "value", "25")
     tap(page, "win_by", "self")
+    expect(page.locator("#live-scores")).to_contain_text("self-picked")
     expect(page.locator("label[for=initials]")).to_have_text(
         "Hand the phone to Bea Goldberg (South) to initial game 1")
+    # the keyboard opens (the page shrinks to what is left above it): Save stays in sight
+    page.set_viewport_size({"width": 390, "height": 508})
     page.locator("#initials").focus()
-    expect(page.get_by_role("button", name="Save game 1")).to_be_in_viewport()
-    page.get_by_role("button", name="Save game 1").click()
+    save = page.get_by_role("button", name="Save game 1")
+    page.wait_for_function("""() => {
+        const box = document.querySelector("#step-sign .actions button").getBoundingClientRect();
+        const bar = document.querySelector(".call-bar").getBoundingClientRect();
+        const initials = document.querySelector("#initials").getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= bar.top && initials.top >= 0;
+    }""")
+    screenshot(page, "trust-initials-keyboard")
+    page.locator("#initials").blur()
+    page.set_viewport_size({"width": 390, "height": 844})
+    save.click()
     expect(page.locator("#err-sign")).to_contain_text(
         "hand the phone to Bea Goldberg (South) to write their initials here")
     assert db_games(live_server, code) == []

@@ -126,6 +126,20 @@
     }
   });
 
+  // The initials box opens the keyboard: keep the Save button in sight just under it, above
+  // the call bar (the page shrinks with the keyboard; scroll-margin in table.css).
+  function showSave() {
+    var box = document.activeElement;
+    if (!box || box.id !== "initials") { return; }
+    var actions = box.closest("form") && box.closest("form").querySelector("#step-sign .actions");
+    if (actions) { actions.scrollIntoView({block: "end"}); }
+  }
+  document.addEventListener("focusin", function (event) {
+    if (event.target.id === "initials") { setTimeout(showSave, 50); }
+  });
+  window.addEventListener("resize", showSave);
+  if (window.visualViewport) { window.visualViewport.addEventListener("resize", showSave); }
+
   // A quick card value and a typed one are the same answer: choosing one clears the other.
   document.addEventListener("change", function (event) {
     var target = event.target;
