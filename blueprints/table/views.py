@@ -332,7 +332,9 @@ def save_game(code, number):
         # Typed answers stay with the game they were typed for. When another phone saved
         # that game meanwhile, both versions are shown and East chooses: keep theirs
         # (nothing more is saved) or correct the game with this phone's answers.
-        theirs = view.game(form.game_no.data or 0)
+        theirs = (view.game(form.game_no.data or 0)
+                  if form.entered_as.data != "correction" or request.form.get("compare") == "1"
+                  else None)
         if theirs is not None:
             form.entered_as.data = "correction"
         _stamp(form, view)

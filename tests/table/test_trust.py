@@ -151,3 +151,30 @@ def test_the_same_request_sent_again_is_still_a_replay_and_stores_one_game(east)
     assert len(games(east)) == 1
     page = east.client.get(east.url()).get_data(as_text=True)
     assert "Game 1 saved." in page
+
+
+# ---- two phones, one game number -------------------------------------------------------
+
+
+def test_a_game_saved_meanwhile_is_shown_beside_mine_and_keeps_its_number(east):
+    assert east.save(1, initials="WW", outcome="wall").status_code == 303
+    version = east.version()
+    assert east.save(2, initials="WW", outcome="wall", version=version).status_code == 303
+    response = east.save(2, initials="SS", outcome="mahjong", winner="S", value="30",
+                         win_by="self", version=version, entered_as="new")
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Another phone saved game 2" in page and 'id="theirs"' in page
+    assert 'name="game_no" value="2"' in page and "Save game 3" not in page
+    assert [g.record["outcome"] for g in games(east)] == ["wall", "wall"]
+
+
+def test_a_stale_correction_of_another_game_is_not_called_theirs(east):
+    east.save(1, initials="WW", outcome="wall")
+    version = east.version()
+    east.save(2, initials="WW", outcome="wall", version=version)
+    response = east.save(1, initials="WW", outcome="wall", version=version,
+                         entered_as="correction")
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Someone changed this sheet" in page and "Another phone saved" not in page
