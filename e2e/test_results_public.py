@@ -68,7 +68,7 @@ def east_submits_a_self_picked_50_for_south(phone, table_url):
 
 def initial_and_submit(phone):
     phone.get_by_role("link", name=re.compile("Review the round")).click()
-    phone.get_by_text("Time called before the games were played?").click()
+    phone.get_by_text("Time was called before games 2–4 were finished?").click()
     phone.get_by_label("Yes, the director called time").check()
     phone.get_by_role("button", name=re.compile("as time called")).click()
     expect(phone.get_by_role("heading", level=1)).to_contain_text("review")
