@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from e2e.conftest import screenshot
+from e2e.conftest import assert_accessible, screenshot
 from e2e.test_table_round import seed, tap
 
 GAME_POST = re.compile(r"/t/\w+/1/game\?")
@@ -105,6 +105,7 @@ def test_a_call_while_offline_says_not_sent_and_a_retry_places_one(live_server, 
     retry = page.get_by_role("button", name="Try the call again")
     expect(retry).to_be_enabled()
     screenshot(page, "trust-call-not-sent")
+    assert_accessible(page)
     assert db_calls(live_server, code) == 0
     page.context.set_offline(False)
     retry.click()
@@ -139,6 +140,7 @@ def test_a_save_whose_request_is_dropped_says_so_beside_save(live_server, page):
     expect(note).to_be_in_viewport()  # where East is looking, not 1,800 px above
     expect(page.get_by_role("button", name="Save game 1")).to_be_in_viewport()
     screenshot(page, "trust-save-not-sent")
+    assert_accessible(page)
     assert db_games(live_server, code) == []
     page.unroute(GAME_POST)
     page.get_by_role("button", name="Save game 1").click()
@@ -176,6 +178,7 @@ def test_a_step_answered_offline_can_be_sent_again(live_server, page):
     expect(note).to_contain_text("Not sent: no connection")
     expect(page.locator("#step-winner")).to_be_hidden()
     screenshot(page, "trust-step-not-sent")
+    assert_accessible(page)
     page.context.set_offline(False)
     tap(page, "outcome", "mahjong")  # tapping the chosen answer again sends it again
     expect(page.locator("#step-winner")).to_be_visible()
@@ -212,6 +215,7 @@ def test_the_page_says_no_connection_while_polls_fail_and_clears_it(live_server,
                                 timeout=WITHIN_A_POLL)
     expect(banner).to_be_in_viewport()
     screenshot(page, "trust-offline-banner")
+    assert_accessible(page)
     page.context.set_offline(False)
     expect(banner).to_be_hidden(timeout=WITHIN_A_POLL)
 
@@ -290,6 +294,7 @@ def test_at_time_up_enter_game_stays_first_and_zeroing_is_a_second_step(live_ser
     expect(fold).to_contain_text("Under Hidden Tile rules the whole round then scores 0 (X) "
                                  "for everyone, including the games already played (game 1)")
     screenshot(page, "trust-time-up-fold")
+    assert_accessible(page)
     page.locator("label[for=time-confirm]").click()
     page.get_by_role("button", name="Record games 2–4 as time called").click()
     expect(page.get_by_text("recorded as time called")).to_be_visible()
