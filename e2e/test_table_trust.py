@@ -137,7 +137,10 @@ def test_a_save_whose_request_is_dropped_says_so_beside_save(live_server, page):
     page.get_by_role("button", name="Save game 1").click()
     note = page.locator("#step-sign .send-note")
     expect(note).to_contain_text("Tap Save again")
-    expect(note).to_be_in_viewport()  # where East is looking, not 1,800 px above
+    # where East is looking (not 1,800 px above), and not under the call bar
+    assert note.bounding_box()["y"] + note.bounding_box()["height"] <= page.locator(
+        ".call-bar").bounding_box()["y"]
+    expect(note).to_be_in_viewport()
     expect(page.get_by_role("button", name="Save game 1")).to_be_in_viewport()
     screenshot(page, "trust-save-not-sent")
     assert_accessible(page)
@@ -176,6 +179,11 @@ def test_a_step_answered_offline_can_be_sent_again(live_server, page):
     tap(page, "outcome", "mahjong")
     note = page.locator("#step-outcome .send-note")
     expect(note).to_contain_text("Not sent: no connection")
+    page.wait_for_function("""() => {
+        const note = document.querySelector("#step-outcome .send-note").getBoundingClientRect();
+        const bar = document.querySelector(".call-bar").getBoundingClientRect();
+        return note.top >= 0 && note.bottom <= bar.top;
+    }""")  # where East looks, not under the call bar
     expect(page.locator("#step-winner")).to_be_hidden()
     screenshot(page, "trust-step-not-sent")
     assert_accessible(page)

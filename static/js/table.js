@@ -45,7 +45,8 @@
     var saving = cause.type === "submit";
     var spot = saving ? form.querySelector("#step-sign .actions")
                       : tapped.closest("fieldset.step, .step, fieldset") || form;
-    return {form: form, spot: spot, saving: saving};
+    return {form: form, spot: spot, saving: saving,
+            after: saving ? null : tapped.closest(".choices")};
   }
   function clearNotes() {
     document.querySelectorAll("#entry .send-note").forEach(function (note) { note.remove(); });
@@ -70,7 +71,11 @@
       box.appendChild(again);
     }
     if (where.saving) { where.spot.insertBefore(box, where.spot.firstChild); }
-    else { where.spot.appendChild(box); }
+    else if (where.after && where.spot.contains(where.after)) {
+      where.after.parentNode.insertBefore(box, where.after.nextSibling);
+    } else { where.spot.appendChild(box); }
+    // in sight, clear of the call bar (scroll-margin in table.css)
+    box.scrollIntoView({block: "nearest"});
   }
   // Send the steps again as they are now (htmx listens for "change" on them).
   function resendStep() {
