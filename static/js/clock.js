@@ -14,9 +14,9 @@
   if (window.mahjClock) { return; }  // the partial may bring this script more than once
 
   var WARNINGS = [[0, "clock--time", "Time is up: stop play and enter your scores"],
-                  [60, "clock--warn-1", "1 minute left"],
-                  [300, "clock--warn-5", "5 minutes left"],
-                  [600, "clock--warn-10", "10 minutes left"]];
+                  [60, "clock--warn-1", "1 minute or less"],
+                  [300, "clock--warn-5", "5 minutes or less"],
+                  [600, "clock--warn-10", "10 minutes or less"]];
   var CLASSES = WARNINGS.map(function (w) { return w[1]; });
   var bases = new WeakMap();      // clock element -> {remaining, at}
   var sawRunning = {};            // round number -> a running clock was shown here
