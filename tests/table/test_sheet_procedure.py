@@ -123,7 +123,7 @@ def test_east_enters_a_joker_exchange_by_its_name(client, east, tnt):
     # tnt: "This is known as the Finesse Move, because the exchanged joker becomes the
     # player's 14th tile."
     entry = east.get("/game").get_data(as_text=True)
-    assert 'value="joker_exchange"' in entry and "(“Finesse”)" in entry
+    assert 'id="win_by-joker_exchange"' in entry and "(“Finesse”)" in entry
     response = east.save(1, outcome="mahjong", winner="S", value="25", win_by="joker_exchange")
     assert response.status_code == 303
     [game] = east.sheet().games
@@ -139,7 +139,7 @@ def test_city_mahj_offers_no_joker_exchange(client, director):
 
     city = make_tournament(director, players=8, rounds=2, preset="city-mahj", code="CITY11")
     table = TableClient(client, city)
-    assert 'value="joker_exchange"' not in table.get("/game").get_data(as_text=True)
+    assert 'id="win_by-joker_exchange"' not in table.get("/game").get_data(as_text=True)
     response = table.save(1, outcome="mahjong", winner="S", value="25", win_by="joker_exchange")
     assert response.status_code == 422 and not table.sheet()
 
