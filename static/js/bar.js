@@ -38,6 +38,15 @@
     }
   });
 
+  // A change made on the queue (a claim, a release) shows in the bar at once.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    var bar = document.getElementById("director-bar");
+    if (bar && target && target.id === "queue" && window.htmx) {
+      window.htmx.trigger(bar, "bar:sync");
+    }
+  });
+
   // Escape closes the pause reasons, as a menu would.
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape") { return; }
