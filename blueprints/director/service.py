@@ -1048,11 +1048,13 @@ def rotate_token(tournament: Tournament, user: User, table: Table) -> None:
 
 
 def qr_svg(url: str, scale: int = 6) -> str:
-    """An inline SVG QR code for `url` (segno; made here, no network)."""
+    """An inline SVG QR code for `url` (segno; made here, no network). It has a viewBox and
+    no fixed size, so CSS sizes it: a fixed width and height kept the poster's code wider
+    than a phone, clipped."""
     import segno
 
     return segno.make(url, error="m").svg_inline(scale=scale, dark="#000", light="#fff",
-                                                 title=None)
+                                                 title=None, omitsize=True)
 
 
 # --- staff -----------------------------------------------------------------------------
