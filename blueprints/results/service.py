@@ -232,6 +232,19 @@ def counted_only(lines: list[Line]) -> list[Line]:
     return [replace(line, tied=counts[line.rank] > 1) for line in moved]
 
 
+def counted_first(lines: list[Line]) -> list[Line]:
+    """The standings as the pages list them: the players with a counted game, ranked among
+    themselves, then those with no result yet (shown with "-", never as "X")."""
+    return counted_only(lines) + [line for line in lines if not line.played]
+
+
+def find_player(lines: list[Line], number: int | None) -> Line | None:
+    """The line of player `number` ("Find me"), as counted_first ranks it."""
+    if number is None:
+        return None
+    return next((line for line in counted_first(lines) if line.player.number == number), None)
+
+
 def _apply_tiebreaks(standings: list[Standing], tiebreaks: list[Tiebreak]):
     """Apply every recorded draw that still fits. Returns the standings, the decisions
     that still fit as (tiebreak, player ids, shared) and the draws that no longer fit
