@@ -21,7 +21,7 @@ def _tournament(code):
 
 
 def _render(tournament, board):
-    public_url = external_url("player.tournament", code=tournament.code)
+    public_url = external_url("player.tournament", tournament, code=tournament.code)
     return render_page_or_partial(
         "display/screen.html", "display/_board.html", tournament=tournament, board=board,
         public_url=public_url, short_url=service.short_address(public_url),
