@@ -118,3 +118,21 @@ def test_the_directors_event_from_one_hand(live_server, director_account, page, 
 
     print(f"\nDirector's event on one phone: {tap.count} taps, no typing")
     assert tap.count == 13
+
+
+def test_printing_from_the_laptop_warns_and_the_poster_fits_a_phone(live_server,
+                                                                     director_account, page):
+    """The e2e server's BASE_URL is its loopback address, as when printing from the venue
+    laptop: the cards page says so and offers the laptop's addresses; the poster's QR code
+    fits a phone's width."""
+    email, password = director_account
+    t = seed(live_server, email)
+    sign_in(page, live_server, email, password)
+    page.goto(f"{live_server.url}/director/t/{t['id']}/cards")
+    expect(page.locator("#public-address")).to_contain_text("which only this computer can open")
+    screenshot(page, "director-phone-cards-loopback")
+    assert_accessible(page)
+    page.goto(f"{live_server.url}/director/t/{t['id']}/poster")
+    box = page.locator(".poster .qr svg").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["width"] > 200
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
