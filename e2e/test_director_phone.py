@@ -136,3 +136,25 @@ def test_printing_from_the_laptop_warns_and_the_poster_fits_a_phone(live_server,
     box = page.locator(".poster .qr svg").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["width"] > 200
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_schedule_reads_on_a_320_px_phone(live_server, director_account, browser):
+    """One block per table on a narrow phone: no sideways scrolling, no text under 16 px."""
+    from e2e.conftest import sign_in as sign_in_phone
+    from e2e.test_standings_phone import SMALL_TEXT
+
+    email, password = director_account
+    t = seed(live_server, email)
+    context = browser.new_context(viewport={"width": 320, "height": 640}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    try:
+        sign_in_phone(page, live_server, email, password)
+        page.goto(f"{live_server.url}/director/t/{t['id']}/schedule")
+        expect(page.locator(".schedule-table td").first).to_have_css("display", "block")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        assert page.evaluate(SMALL_TEXT.replace("main *", ".schedule-table *")) == []
+        screenshot(page, "schedule-320")
+        assert_accessible(page)
+    finally:
+        context.close()
