@@ -119,6 +119,14 @@ def test_the_directors_event_from_one_hand(live_server, director_account, page, 
     print(f"\nDirector's event on one phone: {tap.count} taps, no typing")
     assert tap.count == 13
 
+    # Everything the director did is on the audit trail, filterable by table.
+    page.goto(f"{live_server.url}/director/t/{t['id']}/audit?table=4")
+    expect(page.locator(".audit-item").first).to_contain_text("Director calls: resolve")
+    expect(page.locator(".audit-list")).to_contain_text("Why: Penalty -10 to North")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "director-phone-audit")
+    assert_accessible(page)
+
 
 def test_printing_from_the_laptop_warns_and_the_poster_fits_a_phone(live_server,
                                                                      director_account, page):

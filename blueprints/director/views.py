@@ -17,7 +17,7 @@ from blueprints.common import external_url, is_loopback, render_page_or_partial
 from models import db
 from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, wording
 
-from . import forms, service
+from . import audit_trail, forms, service
 from .service import SetupError
 
 bp = Blueprint("director", __name__, url_prefix="/director")
@@ -639,3 +639,35 @@ def remove_staff(tournament_id, staff_id):
         db.session.commit()
         flash("Removed.")
     return redirect(url_for("director.staff", tournament_id=tournament.id))
+
+
+# --- the audit trail -------------------------------------------------------------------
+
+AUDIT_NUMBERS = {"table": "a table number, like 4", "round": "a round number, like 2",
+                 "player": "a player number, like 17"}
+
+
+def _audit_filter(args) -> tuple[audit_trail.AuditFilter, dict[str, str]]:
+    """The filter asked for; a number that is not one is left out and named in `errors`."""
+    numbers, errors = {}, {}
+    for name, example in AUDIT_NUMBERS.items():
+        text = (args.get(name) or "").strip()
+        if text and not (text.isascii() and text.isdigit() and len(text) <= 6):
+            errors[name] = f"Give {example}, or leave it empty."
+        numbers[name] = int(text) if text and name not in errors else None
+    return audit_trail.AuditFilter(who=(args.get("who") or "").strip()[:120],
+                                   kind=(args.get("kind") or "").strip()[:32],
+                                   **numbers), errors
+
+
+@bp.get("/t/<int:tournament_id>/audit")
+def audit(tournament_id):
+    """The audit trail: who changed what and when, before and after; filterable, printable."""
+    tournament = _manage(tournament_id)
+    wanted, errors = _audit_filter(request.args)
+    lines, matched = audit_trail.trail(tournament.id, wanted)
+    return render_template("director/audit.html", tournament=tournament, lines=lines,
+                           matched=matched, wanted=wanted, errors=errors,
+                           kinds=audit_trail.kinds_in(tournament.id),
+                           shown_max=audit_trail.SHOWN, args=request.args), \
+        422 if errors else 200
