@@ -166,3 +166,32 @@ def test_the_schedule_reads_on_a_320_px_phone(live_server, director_account, bro
         assert_accessible(page)
     finally:
         context.close()
+
+
+def test_the_import_preview_reads_on_a_320_px_phone(live_server, director_account, browser):
+    """A file with problems: every row and its problem, no sideways scrolling."""
+    email, password = director_account
+    with live_server.app_context():
+        from blueprints.director import service
+        from models import User, db
+
+        director = db.session.query(User).filter_by(email=email).one()
+        tournament = service.create_tournament(director, name="Import Open", preset="tnt",
+                                               rounds=3)
+        db.session.commit()
+        tournament_id = tournament.id
+    context = browser.new_context(viewport={"width": 320, "height": 640}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    try:
+        sign_in(page, live_server, email, password)
+        page.goto(f"{live_server.url}/director/t/{tournament_id}/players/import")
+        page.get_by_label("paste the lines here", exact=False).fill(
+            "number,name\n1,Margaret Featherstonehaugh-Worthington\n1,Ann\nx,Bea\n4,")
+        page.get_by_role("button", name="Check the file").click()
+        expect(page.locator(".import-table tr.bad").first).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        screenshot(page, "import-preview-320")
+        assert_accessible(page)
+    finally:
+        context.close()
