@@ -1,7 +1,7 @@
 """tournament public address for QR codes and printed cards
 
 Revision ID: b7d1c0a5e2f3
-Revises: f7d81291ec1c
+Revises: 5e55105fa11e
 Create Date: 2026-12-01 03:10:00.000000
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'b7d1c0a5e2f3'
-down_revision = 'f7d81291ec1c'
+down_revision = '5e55105fa11e'
 branch_labels = None
 depends_on = None
 
