@@ -45,8 +45,11 @@ OPEN_STATES = ("open", "claimed")
 # A table may call at most this many times in FLOOD_WINDOW (cancelled calls count too).
 FLOOD_LIMIT = 4
 FLOOD_WINDOW = timedelta(minutes=10)
-# How long a table still sees its resolved or cancelled call before the plain button.
+# How long a table still sees its cancelled call before the plain button.
 RECENT = timedelta(minutes=10)
+# A ruling stays on the table's phone until the table taps OK: this only ends it once the
+# round is surely over, for the next players at the table.
+RULING_SHOWN = timedelta(minutes=90)
 # Waits on the queue change colour and words after these many seconds.
 WAIT_LEVELS = (120, 300)
 NOTE_MAX = 280
@@ -144,8 +147,9 @@ def seat_players(call: DirectorCall) -> dict[str, str]:
 
 
 def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None:
-    """The call a table's phones show: its open call, else one resolved or cancelled in
-    the last RECENT minutes, else None (just the button)."""
+    """The call a table's phones show: its open call, else its ruling (until OK, at most
+    RULING_SHOWN), else a call cancelled in the last RECENT minutes, else None (just the
+    button)."""
     now = now or utcnow()
     call = db.session.scalar(
         select(DirectorCall).where(DirectorCall.table_id == table.id)
@@ -155,10 +159,21 @@ def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None
         return None
     if call.state in OPEN_STATES:
         return call
-    ended = call.resolved_at or call.cancelled_at
-    if ended is not None and now - ended <= RECENT:
+    if call.resolved_at is not None:
+        return call if now - call.resolved_at <= RULING_SHOWN else None
+    if call.cancelled_at is not None and now - call.cancelled_at <= RECENT:
         return call
     return None
+
+
+def ruling_points(call: DirectorCall) -> dict | None:
+    """The points a resolved call's ruling put on the sheet ({"seat", "points", "game",
+    "round"}, from its audit row), or None."""
+    after = db.session.scalar(
+        select(AuditEvent.after).where(AuditEvent.subject == f"call:{call.id}",
+                                       AuditEvent.action == "call.resolve")
+        .order_by(AuditEvent.id.desc()).limit(1))
+    return after.get("adjustment") if isinstance(after, dict) else None
 
 
 def table_version(call: DirectorCall | None) -> str:

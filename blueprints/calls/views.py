@@ -78,6 +78,8 @@ def table_call_context(table, form: CallForm | None = None, error: str | None = 
         "waited": service.waited_seconds(call) if call else 0,
         "on_the_way": service.on_the_way(call) if call else "",
         "reason": service.reason_label(call) if call else "",
+        "ruling_points": (service.ruling_points(call)
+                          if call and call.state == "resolved" else None),
         "form": form,
         "error": error,
         "request_key": new_request_key(),
