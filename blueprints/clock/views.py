@@ -175,7 +175,9 @@ def bar_partial(tournament_id):
     response = make_response(render_template(
         "clock/_bar.html", tournament=tournament, bar_poll=True,
         bar_back=safe_back(request.args.get("back")),
-        handling_table=request.args.get("table", type=int)))
+        handling_table=request.args.get("table", type=int),
+        # Still on a page with the one live poll: keep following it, not a timer.
+        live_url=request.args.get("live") == "1"))
     response.vary.add("HX-Request")
     return response
 

@@ -181,3 +181,13 @@ def test_calls_left_open_count_only_open_ones(client, tournament):
     db.session.commit()
     bar = bar_html(client.get(f"/clock/director/{tournament.id}").get_data(as_text=True))
     assert "none open" in bar
+
+
+def test_on_the_console_the_bar_follows_the_pages_one_poll(client, tournament):
+    started(tournament)
+    bar = bar_html(client.get(f"/clock/director/{tournament.id}").get_data(as_text=True))
+    assert 'hx-trigger="htmx:afterRequest from:#live, bar:sync"' in bar and "live=1" in bar
+    answer = client.get(f"/clock/director/{tournament.id}/bar?live=1", headers=HX)
+    assert 'hx-trigger="htmx:afterRequest from:#live' in answer.get_data(as_text=True)
+    queue = bar_html(client.get(f"/calls/director/{tournament.id}").get_data(as_text=True))
+    assert 'hx-trigger="every ' in queue
