@@ -44,6 +44,9 @@ class Tournament(db.Model):
     # {"2": {"1": {"E": player id, ...}, ...}, ...} (JSON keys are text).
     imported_seating: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # The address phones reach this site on (QR codes, printed cards, the big screen);
+    # None: BASE_URL, else the address of the request.
+    public_url: Mapped[str | None] = mapped_column(String(200))
 
     staff: Mapped[list[TournamentStaff]] = relationship(
         back_populates="tournament", cascade="all, delete-orphan"

@@ -22,7 +22,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from blueprints.common import unstorable
+from blueprints.common import SEAT_NAMES, unstorable
 from blueprints.table import service as table_service
 from models import (
     CALL_REASONS,
@@ -445,6 +445,34 @@ class Adjustment:
     seat: str
     points: int
     game_no: int | None = None
+
+
+# One-tap rulings: key -> the words the table reads. Penalties and dead hands name a seat
+# (and its player), so they are built per seat by quick_ruling.
+QUICK_RULINGS = {"no-change": "No change to the scores", "replayed": "Game replayed"}
+QUICK_PENALTY = -10
+
+
+def seat_label(seat: str, players: dict[str, str]) -> str:
+    """"North (Ann Lee)", or "North" when nobody is seated there."""
+    name = SEAT_NAMES[seat]
+    return f"{name} ({players[seat]})" if players.get(seat) else name
+
+
+def quick_ruling(key: str, players: dict[str, str]) -> tuple[str, Adjustment | None]:
+    """The ruling and adjustment of a one-tap choice: "no-change", "replayed",
+    "dead:<seat>" or "penalty:<seat>" (-10 to that seat in the game in progress)."""
+    if key in QUICK_RULINGS:
+        return QUICK_RULINGS[key], None
+    kind, _, seat = (key or "").partition(":")
+    if seat in ("E", "S", "W", "N"):
+        if kind == "dead":
+            return f"Dead hand: {seat_label(seat, players)}", None
+        if kind == "penalty":
+            return (f"Penalty {QUICK_PENALTY} to {seat_label(seat, players)}",
+                    Adjustment(seat, QUICK_PENALTY))
+    raise CallError("Please choose one of the rulings shown, or write the ruling.",
+                    "ruling", 422)
 
 
 def resolve_call(call: DirectorCall, user: User, ruling: str, role: str | None = None,

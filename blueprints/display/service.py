@@ -16,6 +16,15 @@ from models import Tournament
 from tournament.clock import ENDED, NOT_STARTED
 
 MOVEMENT = "East stays, North up 1, West up 2, South down 1"
+SHOWN_ANNOUNCEMENTS = 2  # the newest; more would push the leaders off the screen
+
+
+def short_address(url: str) -> str:
+    """The address to type, as short as it reads: no "http://", no "www.", no trailing /."""
+    for prefix in ("https://", "http://"):
+        if url.startswith(prefix):
+            url = url[len(prefix):]
+    return url.removeprefix("www.").rstrip("/")
 
 
 @dataclass(frozen=True)
@@ -46,5 +55,5 @@ def board(tournament: Tournament) -> Board:
     version = clock_service.fingerprint(
         view.version if view else "none", [(a.id, a.text) for a in items],
         clock_service.leaders_fingerprint(tournament.id))
-    return Board(headline=headline, move=move, announcements=items, version=version,
-                 movement=MOVEMENT_WORDS[movement_of(tournament)])
+    return Board(headline=headline, move=move, announcements=items[:SHOWN_ANNOUNCEMENTS],
+                 version=version, movement=MOVEMENT_WORDS[movement_of(tournament)])

@@ -17,7 +17,7 @@ import hashlib
 import io
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import selectinload
@@ -226,6 +226,7 @@ class Line:
     games_won: int
     per_round: dict[int, int]
     tied: bool
+    played: bool = True  # some game of this player counts here (else the total is no result)
 
 
 @dataclass
@@ -302,8 +303,38 @@ def competition_key(competition: Competition) -> str:
 
 
 def _lines(standings: list[Standing], players: dict[int, PlayerInfo]) -> list[Line]:
-    return [Line(s.rank, players[s.player], s.total, s.games_won, dict(s.per_round), s.tied)
+    return [Line(s.rank, players[s.player], s.total, s.games_won, dict(s.per_round), s.tied,
+                 s.best_game is not None)
             for s in standings]
+
+
+def counted_only(lines: list[Line]) -> list[Line]:
+    """The lines of players with a counted game, ranked among themselves: a player with no
+    result yet is not "X", and does not push a real -10 down the ranks. Ranks keep any
+    recorded draw (each moves up by the players without a result ranked above it)."""
+    played = [line for line in lines if line.played]
+    unplayed_ranks = sorted(line.rank for line in lines if not line.played)
+    moved = []
+    for line in played:
+        above = sum(1 for rank in unplayed_ranks if rank < line.rank)
+        moved.append(replace(line, rank=line.rank - above))
+    counts: dict[int, int] = {}
+    for line in moved:
+        counts[line.rank] = counts.get(line.rank, 0) + 1
+    return [replace(line, tied=counts[line.rank] > 1) for line in moved]
+
+
+def counted_first(lines: list[Line]) -> list[Line]:
+    """The standings as the pages list them: the players with a counted game, ranked among
+    themselves, then those with no result yet (shown with "-", never as "X")."""
+    return counted_only(lines) + [line for line in lines if not line.played]
+
+
+def find_player(lines: list[Line], number: int | None) -> Line | None:
+    """The line of player `number` ("Find me"), as counted_first ranks it."""
+    if number is None:
+        return None
+    return next((line for line in counted_first(lines) if line.player.number == number), None)
 
 
 def _apply_tiebreaks(standings: list[Standing], tiebreaks: list[Tiebreak]):
@@ -418,7 +449,7 @@ def leaders(tournament: Tournament, count: int = 10) -> Leaders:
     board_ = board(tournament, provisional=False)
     if not board_.results.official:
         return Leaders()
-    lines = board_.main.lines
+    lines = counted_only(board_.main.lines)
     shown = lines[:count]
     cut = shown[-1].rank if shown else None
     return Leaders(shown, sum(1 for line in lines[count:] if line.rank == cut))

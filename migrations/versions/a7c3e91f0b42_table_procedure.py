@@ -1,7 +1,7 @@
 """every player's initials on each game, West's check of the sheet, an imported seating
 
 Revision ID: a7c3e91f0b42
-Revises: 5e55105fa11e
+Revises: b7d1c0a5e2f3
 Create Date: 2026-12-01 02:55:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'a7c3e91f0b42'
-down_revision = '5e55105fa11e'
+down_revision = 'b7d1c0a5e2f3'
 branch_labels = None
 depends_on = None
 
