@@ -262,7 +262,7 @@ async def run(args) -> str:
 
     report += ["", "## Database check", ""]
     report += flows.check_database(database_url, seed)
-    report += ["", "## Standings of a finished event (issue: one query and one pass)", ""]
+    report += ["", "## Standings of a finished event (one query and one pass)", ""]
     report += flows.standings_speed(database_url, args.tables)
     return "\n".join(report) + "\n"
 

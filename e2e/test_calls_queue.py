@@ -112,7 +112,7 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
         timeout=WITHIN_ONE_POLL)
 
     # The table sees the ruling on one line, the page keeps room below equal to the bar,
-    # and OK brings back the button to call again (QA P3-7).
+    # and OK brings back the button to call again .
     expect(table.locator("#table-call")).to_contain_text(f"Resolved: {ruling}",
                                                          timeout=WITHIN_ONE_POLL)
     screenshot(table, "calls-table-resolved")
