@@ -16,7 +16,8 @@ PYTEST := $(PY) -m pytest -q
 # Say plainly what is missing before `python -m venv` fails with a traceback.
 python-ok:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
-		echo "MahjTable needs Python 3.11 or newer; '$(PYTHON)' is $$($(PYTHON) --version 2>&1)." \
+		echo "MahjTable needs Python 3.11 or newer; '$(PYTHON)' is" \
+		     "$$($(PYTHON) --version 2>/dev/null || echo 'not installed')." \
 		     "Install one, or name it: make PYTHON=python3.12 ..." >&2; exit 1; }
 	@test -x $(PY) || $(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || { \
 		echo "Python's venv module is missing, so .venv cannot be made." \
