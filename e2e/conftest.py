@@ -20,6 +20,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 390, "height": 844}
+# Waits only last this long when something is wrong. Generous, because `make test` runs
+# several xdist workers, each with a browser and a server, on as few as two cores.
+ACTION_TIMEOUT_MS = 30_000
+EXPECT_TIMEOUT_MS = 15_000
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
@@ -117,7 +121,9 @@ def chromium_executable() -> str | None:
 
 @pytest.fixture(scope="session")
 def browser():
-    from playwright.sync_api import Error, sync_playwright
+    from playwright.sync_api import Error, expect, sync_playwright
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)  # tests that time a poll say so
 
     with sync_playwright() as playwright:
         executable = chromium_executable()
@@ -145,7 +151,7 @@ def context(browser):
 @pytest.fixture
 def page(context):
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(ACTION_TIMEOUT_MS)
     return page
 
 
@@ -158,7 +164,7 @@ def new_phone(browser):
         context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(ACTION_TIMEOUT_MS)
         return page
 
     yield make
@@ -172,7 +178,7 @@ def plain_phone(browser):
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
                                   java_script_enabled=False)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(ACTION_TIMEOUT_MS)
     yield page
     context.close()
 
