@@ -27,6 +27,7 @@ DEMO_EMAIL = "director@demo.mahjtable"
 
 def register(app: Flask) -> None:
     app.cli.add_command(create_director)
+    app.cli.add_command(set_password)
     app.cli.add_command(demo)
 
 
@@ -44,6 +45,21 @@ def create_director(email, name, password, generate):
     user, password = create_user(email, name, password)
     db.session.commit()
     click.echo(f"Created {user.email}" + (f" with password {password}" if generate else ""))
+
+
+@click.command("set-password")
+@click.argument("email")
+def set_password(email):
+    """Change an account's password (prompted for, never on the command line)."""
+    user = db.session.scalar(select(User).where(User.email == email.strip().lower()))
+    if user is None:
+        raise click.ClickException(f"No account for {email}.")
+    password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    if len(password) < 10:
+        raise click.ClickException("A password needs at least 10 characters.")
+    user.set_password(password)
+    db.session.commit()
+    click.echo(f"Changed the password of {user.email}.")
 
 
 def demo_login_path() -> Path:

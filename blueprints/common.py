@@ -4,6 +4,7 @@ honour BASE_URL, and the template filters for seats and points."""
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -34,6 +35,22 @@ def external_url(endpoint: str, **values) -> str:
     if base:
         return base + url_for(endpoint, **values)
     return url_for(endpoint, _external=True, **values)
+
+
+def plain_code(code: str | None) -> str | None:
+    """A tournament code as typed or in a URL, upper-cased; None when it cannot be one
+    (codes are letters and digits, at most 16): a NUL byte in it would make PostgreSQL
+    refuse the query, a 500 on every public page of a tournament."""
+    code = (code or "").strip().upper()
+    return code if code.isascii() and code.isalnum() and len(code) <= 16 else None
+
+
+def unstorable(text: str | None, lines: bool = False) -> bool:
+    """Whether typed text holds a control character nobody means to type (a NUL byte from
+    a pasted spreadsheet, which PostgreSQL refuses to store); line breaks and tabs count
+    as typed where the field has several lines."""
+    allowed = "\r\n\t" if lines else ""
+    return any(unicodedata.category(ch) == "Cc" and ch not in allowed for ch in text or "")
 
 
 def new_request_key() -> str:

@@ -164,7 +164,7 @@ def test_substitution_staff_and_fixed_rules_on_a_phone(live_server, page, direct
     page.goto(base + "/staff")
     page.get_by_label("Email").fill("guide@example.com")
     page.get_by_label("Role").select_option("table-guide")
-    page.get_by_role("button", name="Add", exact=True).click()
+    page.get_by_role("button", name="Invite", exact=True).click()
     expect(page.get_by_text("shown only once")).to_be_visible()
     screenshot(page, "director-staff")
     assert_accessible(page)

@@ -3,6 +3,7 @@
 from .audit import AuditEvent, record
 from .base import SEATS, db, utcnow
 from .call import CALL_REASONS, CallClaim, DirectorCall
+from .invitation import StaffInvitation
 from .player import Player, Substitution
 from .round import Round, Seating
 from .sheet import AppliedRequest, GameEntry, RoundSignoff, Scoresheet
@@ -23,5 +24,5 @@ __all__ = [
     "AuditEvent", "CallClaim", "DirectorCall", "Player", "Substitution", "Round", "Seating",
     "AppliedRequest", "GameEntry", "RoundSignoff", "Scoresheet", "Table", "Announcement",
     "Competition", "CompetitionEntry", "Tiebreak", "Tournament", "TournamentStaff",
-    "LoginAttempt", "User",
+    "LoginAttempt", "User", "StaffInvitation",
 ]

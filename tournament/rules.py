@@ -201,9 +201,18 @@ def _label(name: str) -> str:
             "short_name": "The rule set's short name", "sheet": "The sheet's file name"}[name]
 
 
+# No sheet gives a bonus or penalty near this; bounding it keeps a game's points (and a
+# round's sum of them) well inside the database's INTEGER, where a typo of 99999999999
+# would otherwise fail every save once the rules are fixed by the first score.
+MAX_RULE_POINTS = 1000
+
+
 def _whole(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidRules(name, f"{_label(name)} must be a whole number.")
+    if not -MAX_RULE_POINTS <= value <= MAX_RULE_POINTS:
+        raise InvalidRules(name, f"{_label(name)} must be between -{MAX_RULE_POINTS} and "
+                                 f"{MAX_RULE_POINTS}.")
     return value
 
 

@@ -1,12 +1,14 @@
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_login import login_required, login_user, logout_user
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
+from flask_login import current_user, login_required, login_user, logout_user
+from sqlalchemy.exc import IntegrityError
 
 from extensions import login_manager
+from models import db
 
-from . import service
-from .forms import SignInForm
+from . import invitations, service
+from .forms import AcceptForm, ChangePasswordForm, JoinForm, NewPasswordForm, SignInForm
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
 
@@ -58,3 +60,86 @@ def sign_out():
     logout_user()
     flash("You are signed out.")
     return redirect(url_for("player.home"))
+
+
+def _private(response):
+    # These pages carry a one-time secret in their URL or set a password.
+    response = make_response(response)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.route("/invitation", methods=["GET", "POST"])
+def invitation():
+    """Open a staff invitation or password link: join the staff, or set a password."""
+    secret = request.args.get("k")
+    found = invitations.find(secret)
+    if found is None:
+        return _private((render_template("auth/invitation_gone.html"), 404))
+    account = invitations.account_for(found)
+    if found.purpose == "reset":
+        form, template = NewPasswordForm(), "auth/invitation_password.html"
+    elif account is None:
+        form, template = JoinForm(), "auth/invitation_join.html"
+    else:
+        form, template = AcceptForm(), "auth/invitation_accept.html"
+    signed_in_as_invited = account is not None and current_user.is_authenticated \
+        and current_user.id == account.id
+    status = 200
+    if form.validate_on_submit():
+        try:
+            if found.purpose == "reset":
+                invitations.set_password(found, form.password.data)
+                done, target = "Your password is set. Sign in with it.", "auth.sign_in"
+            elif account is None:
+                user = invitations.accept_as_new(found, form.name.data, form.password.data)
+                done, target = f"Welcome. You now work on {found.tournament.name}.", \
+                    "director.home"
+            elif signed_in_as_invited:
+                invitations.accept_as(found, current_user)
+                user = current_user
+                done, target = f"You now work on {found.tournament.name}.", "director.home"
+            else:
+                return _private((render_template(template, invitation=found, form=form,
+                                                 signed_in_as_invited=False), 403))
+            db.session.commit()
+        except invitations.InvitationError as error:
+            db.session.rollback()
+            target_field = getattr(form, error.field, None) if error.field else None
+            (target_field.errors if target_field is not None else form.form_errors).append(
+                error.message)
+            status = 422
+        except IntegrityError:
+            # The email got an account (or the link was used) between the check and now.
+            db.session.rollback()
+            form.form_errors.append("This invitation link has just been used.")
+            status = 409
+        else:
+            if found.purpose == "join" and account is None:
+                login_user(user)
+            flash(done)
+            return redirect(url_for(target))
+    elif form.is_submitted():
+        status = 422
+    return _private((render_template(template, invitation=found, form=form,
+                                     signed_in_as_invited=signed_in_as_invited), status))
+
+
+@bp.route("/password", methods=["GET", "POST"])
+@login_required
+def change_password():
+    """Change one's own password."""
+    form = ChangePasswordForm()
+    status = 200
+    if form.validate_on_submit():
+        if not current_user.check_password(form.current.data):
+            form.current.errors.append("That is not your current password.")
+            status = 422
+        else:
+            current_user.set_password(form.password.data)
+            db.session.commit()
+            flash("Your password is changed.")
+            return redirect(url_for("director.home"))
+    elif form.is_submitted():
+        status = 422
+    return _private((render_template("auth/password.html", form=form), status))

@@ -22,6 +22,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
+from blueprints.common import unstorable
 from blueprints.table import service as table_service
 from models import (
     CALL_REASONS,
@@ -49,6 +50,7 @@ RECENT = timedelta(minutes=10)
 # Waits on the queue change colour and words after these many seconds.
 WAIT_LEVELS = (120, 300)
 NOTE_MAX = 280
+UNSTORABLE = "{what} has a character that cannot be stored; please type it again."
 RULING_MAX = 1000
 ADJUSTMENT_MAX = 500
 
@@ -243,6 +245,8 @@ def place_call(table: Table, reason: str = "", note: str = "",
     if len(note) > NOTE_MAX:
         raise CallError(f"Please keep the note to {NOTE_MAX} characters or fewer "
                         f"(this one has {len(note)}).", "note", 422)
+    if unstorable(note, lines=True):
+        raise CallError(UNSTORABLE.format(what="The note"), "note", 422)
     now = utcnow()
     try:
         db.session.execute(update(Table).where(Table.id == table.id).values(token=Table.token))
@@ -443,6 +447,8 @@ def resolve_call(call: DirectorCall, user: User, ruling: str, role: str | None =
     if len(ruling) > RULING_MAX:
         raise CallError(f"Please keep the ruling to {RULING_MAX} characters or fewer.",
                         "ruling", 422)
+    if unstorable(ruling, lines=True):
+        raise CallError(UNSTORABLE.format(what="The ruling"), "ruling", 422)
     if call.state not in OPEN_STATES:
         raise _refuse_closed(call)
     table = db.session.get(Table, call.table_id)

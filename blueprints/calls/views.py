@@ -53,7 +53,9 @@ DISMISSED_KEEP = 20
 
 def _dismissed() -> list[int]:
     raw = request.cookies.get(DISMISSED_COOKIE, "") if has_request_context() else ""
-    return [int(part) for part in raw.split(".") if part.isdigit() and len(part) < 12]
+    # isascii: "²".isdigit() is True, but int("²") fails.
+    return [int(part) for part in raw.split(".")
+            if part.isascii() and part.isdigit() and len(part) < 12]
 
 
 def shown_call(table, dismissed: int | None = None):

@@ -19,6 +19,7 @@ from datetime import datetime
 from flask import has_request_context, request, url_for
 from sqlalchemy import and_, case, func, select, update
 
+from blueprints.common import plain_code, unstorable
 from blueprints.director.service import ensure_round, round_row
 from models import (
     Announcement,
@@ -58,6 +59,9 @@ MAX_ROW_NUMBER = 2**31 - 1  # the largest integer column value on PostgreSQL
 
 class ClockRefused(Exception):
     """The action does not apply now (a plain message for the director; 422)."""
+
+
+UNSTORABLE = "{what} has a character that cannot be stored; please type it again."
 
 
 class StaleClock(Exception):
@@ -202,11 +206,14 @@ class PublicTournament:
 
 def clock_by_code(code: str) -> tuple[PublicTournament, ClockView | None] | None:
     """A tournament (by its public code) and its clock, in one query; None if unknown."""
+    code = plain_code(code)
+    if code is None:
+        return None
     row = db.session.execute(
         select(Tournament.id, Tournament.code, Tournament.name, Tournament.rounds,
                *_CLOCK_COLUMNS)
         .outerjoin(Round, Round.tournament_id == Tournament.id)
-        .where(Tournament.code == code.upper())
+        .where(Tournament.code == code)
         .order_by(*_CURRENT_ORDER).limit(1)
     ).first()
     if row is None:
@@ -288,6 +295,8 @@ def _store(rnd: Round, new: RoundClock, expected_version: int, **extra) -> None:
 def _act(tournament: Tournament, round_no: int, version: int, user: User, role: str | None,
          action: str, change, reason: str = "", **extra) -> Round:
     """Apply `change(clock, now)` to round `round_no` at `version`, audited, one transaction."""
+    if unstorable(reason):
+        raise ClockRefused(UNSTORABLE.format(what="The reason"))
     rnd = round_row(tournament, round_no)
     if rnd is None:
         raise ClockRefused(f"Round {round_no} has no seating yet.")
@@ -454,6 +463,8 @@ def post_announcement(tournament: Tournament, text: str, user: User,
     text = " ".join(text.split())
     if not text:
         raise ClockRefused("Write the announcement first.")
+    if unstorable(text):
+        raise ClockRefused(UNSTORABLE.format(what="The announcement"))
     item = Announcement(tournament_id=tournament.id, text=text[:280], created_by_id=user.id)
     db.session.add(item)
     db.session.flush()

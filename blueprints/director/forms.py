@@ -235,8 +235,6 @@ class StaffForm(FlaskForm):
         DataRequired("Please enter their email address."),
         Email("That does not look like an email address."),
         Length(max=254, message="That email address is too long.")])
-    name = StringField("Name", validators=[
-        Length(max=120, message="Keep the name under 120 characters.")])
     role = SelectField("Role", choices=options(STAFF_ROLES.items()))
 
 

@@ -16,6 +16,7 @@ from datetime import date
 
 from sqlalchemy import delete, exists, func, or_, select, update
 
+from blueprints.auth.invitations import invitation_lifetime, may_reset_password
 from models import (
     Competition,
     CompetitionEntry,
@@ -24,6 +25,7 @@ from models import (
     Round,
     Scoresheet,
     Seating,
+    StaffInvitation,
     Substitution,
     Table,
     Tournament,
@@ -34,6 +36,7 @@ from models import (
     record,
     utcnow,
 )
+from models.invitation import new_secret
 from tournament.movement import repeat_meetings
 from tournament.movement import seating as movement_seating
 from tournament.rules import PRESETS, RuleSet
@@ -804,8 +807,15 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
 
     preview = ImportPreview()
     separator = csv_separator(text)
-    lines = [row for row in csv.reader(io.StringIO(text.replace("\r\n", "\n")),
-                                       delimiter=separator)]
+    try:
+        lines = [row for row in csv.reader(io.StringIO(text.replace("\r\n", "\n")),
+                                           delimiter=separator)]
+    except csv.Error:
+        # The csv module refuses a field over 131,072 characters (and NUL bytes in some
+        # Python versions): no list of players has one.
+        preview.problems.append("This file cannot be read as a list of players: one of "
+                                "its fields is far too long. Save it again as “CSV UTF-8”.")
+        return preview
     numbered = [(i, row) for i, row in enumerate(lines, start=1)
                 if any(cell.strip() for cell in row)]
     if not numbered:
@@ -1062,31 +1072,86 @@ STAFF_ROLES = {"director": "Director", "co-director": "Co-director",
                "table-guide": "Table guide"}
 
 
-def add_staff(tournament: Tournament, user: User, *, email: str, name: str,
-              role: str) -> tuple[TournamentStaff, str | None]:
-    """Give someone a role in this tournament: an existing account is attached, else one
-    is made with a generated password, returned once so the director can pass it on."""
+def _issue(tournament: Tournament, user: User, *, purpose: str, email: str, role: str,
+           account: User | None = None) -> tuple[StaffInvitation, str]:
+    secret, hashed = new_secret()
+    invitation = StaffInvitation(
+        tournament_id=tournament.id, purpose=purpose, email=email, role=role,
+        user_id=account.id if account is not None else None, secret_hash=hashed,
+        expires_at=utcnow() + invitation_lifetime(), created_by_id=user.id)
+    db.session.add(invitation)
+    db.session.flush()
+    return invitation, secret
+
+
+def invite_staff(tournament: Tournament, user: User, *, email: str,
+                 role: str) -> tuple[StaffInvitation, str]:
+    """An invitation for `email` to work on this tournament in `role`, and its one-time
+    secret (for the link; only its hash is kept). Nobody is attached yet: whoever opens
+    the link sets their own password, or proves they own the existing account. The answer
+    is the same whether or not `email` has an account, so a director learns nothing about
+    other people's accounts from it."""
     if role not in STAFF_ROLES:
         raise SetupError("Choose a role.", "role")
     email = plain_text(email, "email", "The email address").lower()
-    name = plain_text(name, "name", "The name")
-    account = db.session.scalar(select(User).where(User.email == email))
-    password = None
-    if account is None:
-        from blueprints.auth.service import create_user
+    if db.session.scalar(select(TournamentStaff.id).join(User).where(
+            TournamentStaff.tournament_id == tournament.id, User.email == email)) is not None:
+        raise SetupError("That person already works on this tournament.", "email")
+    # One open invitation per address: a new one replaces the link given out before.
+    db.session.execute(delete(StaffInvitation).where(
+        StaffInvitation.tournament_id == tournament.id, StaffInvitation.purpose == "join",
+        StaffInvitation.email == email, StaffInvitation.used_at.is_(None)))
+    invitation, secret = _issue(tournament, user, purpose="join", email=email, role=role)
+    _audit(tournament, user, "staff.invite", f"invitation:{invitation.id}",
+           after={"email": email, "role": role,
+                  "expires_at": invitation.expires_at.isoformat()})
+    return invitation, secret
 
-        account, password = create_user(email, name)
-        db.session.flush()
-    elif db.session.scalar(select(TournamentStaff.id).where(
-            TournamentStaff.tournament_id == tournament.id,
-            TournamentStaff.user_id == account.id)) is not None:
-        raise SetupError(f"{account.name} already works on this tournament.", "email")
-    staff = TournamentStaff(tournament_id=tournament.id, user_id=account.id, role=role)
-    db.session.add(staff)
-    db.session.flush()
-    _audit(tournament, user, "staff.add", f"user:{account.id}",
-           after={"email": account.email, "role": role, "new_account": password is not None})
-    return staff, password
+
+def password_link(tournament: Tournament, user: User,
+                  staff_id: int) -> tuple[StaffInvitation, str]:
+    """A one-time link with which a co-director or table guide of this tournament sets a
+    new password. Refused for a director, and for anyone who also works on a tournament
+    this director does not direct: a new password there would hand this director the keys
+    to someone else's event."""
+    staff = db.session.get(TournamentStaff, staff_id)
+    if staff is None or staff.tournament_id != tournament.id:
+        raise SetupError("That person does not work on this tournament.")
+    if staff.user_id == user.id:
+        raise SetupError("Change your own password from “Change my password”.")
+    if staff.role == "director":
+        raise SetupError("Only a director can change their own password.")
+    if not may_reset_password(user, staff.user):
+        raise SetupError(f"{staff.user.name} also works on other tournaments, so only they "
+                         "can change their password.")
+    db.session.execute(delete(StaffInvitation).where(
+        StaffInvitation.purpose == "reset", StaffInvitation.user_id == staff.user_id,
+        StaffInvitation.used_at.is_(None)))
+    invitation, secret = _issue(tournament, user, purpose="reset", email=staff.user.email,
+                                role=staff.role, account=staff.user)
+    _audit(tournament, user, "staff.password_link", f"user:{staff.user_id}",
+           after={"expires_at": invitation.expires_at.isoformat()})
+    return invitation, secret
+
+
+def pending_invitations(tournament: Tournament) -> list[StaffInvitation]:
+    """Open invitations to join this tournament, newest first (expired ones included, so
+    the director sees that a link lapsed)."""
+    return list(db.session.scalars(
+        select(StaffInvitation).where(StaffInvitation.tournament_id == tournament.id,
+                                      StaffInvitation.purpose == "join",
+                                      StaffInvitation.used_at.is_(None))
+        .order_by(StaffInvitation.id.desc())))
+
+
+def cancel_invitation(tournament: Tournament, user: User, invitation_id: int | None) -> None:
+    invitation = db.session.get(StaffInvitation, invitation_id) if invitation_id else None
+    if invitation is None or invitation.tournament_id != tournament.id \
+            or invitation.used_at is not None:
+        raise SetupError("That invitation is no longer open.")
+    _audit(tournament, user, "staff.cancel_invitation", f"invitation:{invitation.id}",
+           before={"email": invitation.email, "role": invitation.role})
+    db.session.delete(invitation)
 
 
 def staff_list(tournament: Tournament) -> list[TournamentStaff]:
@@ -1106,4 +1171,8 @@ def remove_staff(tournament: Tournament, user: User, staff_id: int) -> None:
         raise SetupError("A tournament needs at least one director.")
     _audit(tournament, user, "staff.remove", f"user:{staff.user_id}",
            before={"email": staff.user.email, "role": staff.role})
+    # A password link given out for this tournament dies with the role it was given for.
+    db.session.execute(delete(StaffInvitation).where(
+        StaffInvitation.tournament_id == tournament.id, StaffInvitation.purpose == "reset",
+        StaffInvitation.user_id == staff.user_id, StaffInvitation.used_at.is_(None)))
     db.session.delete(staff)

@@ -5,14 +5,23 @@ InvalidRules) rolls everything back and shows its message at the field it names,
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_login import current_user, login_required
 from sqlalchemy.exc import IntegrityError
 
 from blueprints.auth import service as auth_service
 from blueprints.auth.service import ANY_STAFF, MANAGE
 from blueprints.common import external_url, render_page_or_partial
-from models import db
+from models import db, utcnow
 from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, wording
 
 from . import forms, service
@@ -328,8 +337,11 @@ def withdraw_player(tournament_id, player_id):
         form.from_round.data = _next_unstarted_round(tournament)
     if form.validate_on_submit():
         substitute = None
-        if (form.substitute.data or "").isdigit():
-            substitute = service.tournament_player(tournament, int(form.substitute.data))
+        choice = form.substitute.data or ""
+        # A player id from the list: plain digits ("²".isdigit() is True too) that fit the
+        # id column; anything else is simply not on the list.
+        if choice.isascii() and choice.isdigit() and len(choice) <= 9:
+            substitute = service.tournament_player(tournament, int(choice))
         try:
             if form.substitute.data and substitute is None:
                 raise SetupError("Choose a substitute from the list.", "substitute")
@@ -550,32 +562,76 @@ def poster(tournament_id):
 
 # --- staff -----------------------------------------------------------------------------
 
+def _staff_page(tournament, form, status=200, *, link=None, invitation=None):
+    """The staff page; `link` is a one-time invitation or password link, shown this once
+    (so the answer must not be kept by any cache)."""
+    response = make_response(render_template(
+        "director/staff.html", tournament=tournament, form=form,
+        staff=service.staff_list(tournament), roles=service.STAFF_ROLES,
+        invitations=service.pending_invitations(tournament), link=link,
+        invitation=invitation, qr=service.qr_svg(link, scale=5) if link else None,
+        remove_form=forms.ConfirmForm(), me=current_user, now=utcnow()), status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _invitation_url(secret: str) -> str:
+    return external_url("auth.invitation", k=secret)
+
+
 @bp.route("/t/<int:tournament_id>/staff", methods=["GET", "POST"])
 def staff(tournament_id):
     """Co-directors and table guides: only a director manages them."""
     tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
     form = forms.StaffForm()
-    password, added, status = None, None, 200
     if form.validate_on_submit():
         try:
-            added, password = service.add_staff(tournament, current_user,
-                                                email=form.email.data, name=form.name.data or "",
-                                                role=form.role.data)
+            invitation, secret = service.invite_staff(
+                tournament, current_user, email=form.email.data, role=form.role.data)
         except SetupError as error:
             _fail(form, error)
-            status = 422
-        else:
-            db.session.commit()
-            if password is None:
-                flash(f"{added.user.name} can now work on this tournament.")
-                return redirect(url_for("director.staff", tournament_id=tournament.id))
-            form = forms.StaffForm(formdata=None)
-    elif form.is_submitted():
-        status = 422
-    return render_template("director/staff.html", tournament=tournament, form=form,
-                           staff=service.staff_list(tournament), roles=service.STAFF_ROLES,
-                           added=added, password=password, remove_form=forms.ConfirmForm(),
-                           me=current_user), status
+            return _staff_page(tournament, form, 422)
+        db.session.commit()
+        return _staff_page(tournament, forms.StaffForm(formdata=None),
+                           link=_invitation_url(secret), invitation=invitation)
+    return _staff_page(tournament, form, 422 if form.is_submitted() else 200)
+
+
+@bp.post("/t/<int:tournament_id>/staff/<int:staff_id>/password-link")
+def staff_password_link(tournament_id, staff_id):
+    """A one-time link with which a co-director or table guide sets a new password."""
+    tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
+    form = forms.ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        invitation, secret = service.password_link(tournament, current_user, staff_id)
+    except SetupError as error:
+        db.session.rollback()
+        page_form = forms.StaffForm(formdata=None)
+        page_form.form_errors.append(error.message)
+        return _staff_page(tournament, page_form, 422)
+    db.session.commit()
+    return _staff_page(tournament, forms.StaffForm(formdata=None),
+                       link=_invitation_url(secret), invitation=invitation)
+
+
+@bp.post("/t/<int:tournament_id>/staff/invitations/cancel")
+def cancel_invitation(tournament_id):
+    """Withdraw an invitation that has not been used: its link stops working."""
+    tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
+    form = forms.ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        service.cancel_invitation(tournament, current_user,
+                                  request.form.get("invitation", type=int))
+    except SetupError:
+        db.session.rollback()
+        abort(404)
+    db.session.commit()
+    flash("Invitation withdrawn: its link no longer works.")
+    return redirect(url_for("director.staff", tournament_id=tournament.id))
 
 
 @bp.post("/t/<int:tournament_id>/staff/<int:staff_id>/remove")

@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import and_, func, or_, select
 
 from blueprints.clock.service import clock_view
-from blueprints.common import SEAT_NAMES
+from blueprints.common import SEAT_NAMES, plain_code
 from models import (
     GameEntry,
     Player,
@@ -52,7 +52,10 @@ def tournaments_in_progress(today: date | None = None,
 
 
 def tournament_by_code(code: str) -> Tournament | None:
-    return db.session.scalar(select(Tournament).where(Tournament.code == code.strip().upper()))
+    code = plain_code(code)
+    if code is None:
+        return None
+    return db.session.scalar(select(Tournament).where(Tournament.code == code))
 
 
 # ---- a player's seat, itinerary and own scores (table issue) ----------------------------

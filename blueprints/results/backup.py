@@ -9,14 +9,14 @@ number) and turned back into the new row's id on import; the audit rows' before/
 values are copied exactly as they were written.
 
 Accounts: staff and every account the rows mention travel as email, name and role, never
-with a password hash (a backup file lives on USB sticks and laptops). On import an email is
-matched to an account that ALREADY exists on this site; the import never creates accounts
-(an account created for a stranger's email would later be attached, with its role, when a
-real director adds that email as staff). Staff whose email has no account here are listed
-on the result ("not imported as staff: add them from Staff"); rows that name such an
-account keep their text but point at no account (a claim by one is left out). Roles are
-checked against models.ROLES. The importing director becomes a director of the imported
-tournament.
+with a password hash (a backup file lives on USB sticks and laptops). On import no account
+is created, attached or credited: the importing director becomes the tournament's only
+staff, the file's staff are listed on the result ("invite them from Staff", where each
+accepts an invitation themselves), and rows that named an account (audit rows, claims,
+verifications, rulings, announcements, tie-breaks) keep their words but point at no account.
+Every other value goes through the checks the forms and tournament/ apply: the rules through
+RuleSet, every game through Game with its points scored again, every number within its
+form's bounds and its column, every text within its column and free of control characters.
 
 Table tokens: the import issues every table a fresh token (models.new_token()) unless
 `keep_tokens` is asked for (the CLI's --keep-tokens, for a move with the cards already
@@ -28,7 +28,9 @@ old server) and failed sign-ins."""
 
 from __future__ import annotations
 
+import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -37,7 +39,9 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
 from models import (
+    CALL_REASONS,
     ROLES,
+    SEATS,
     Announcement,
     AuditEvent,
     CallClaim,
@@ -60,6 +64,8 @@ from models import (
     new_token,
     record,
 )
+from tournament.rules import PRESETS, InvalidRules, RuleSet
+from tournament.scoring import MAX_ADJUSTMENT, Game, InvalidGame, round_lines, signer
 
 FORMAT = "mahjtable-backup"
 VERSION = 1
@@ -92,14 +98,6 @@ class Imported:
 
 def _when(value: datetime | date | None) -> str | None:
     return value.isoformat() if value is not None else None
-
-
-def _instant(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
-
-
-def _day(value: str | None) -> date | None:
-    return date.fromisoformat(value) if value else None
 
 
 # -- export ---------------------------------------------------------------------------------
@@ -279,6 +277,32 @@ def export_tournament(tournament: Tournament) -> dict:
 
 # -- import ---------------------------------------------------------------------------------
 
+# What a backup may hold, value by value: the same limits as the forms that make these rows
+# (and never more than the column holds), so a file can bring nothing the pages could not.
+INT_MAX = 2**31 - 1                       # an SQL INTEGER
+CODE = re.compile(r"[A-Z0-9]{4,16}")      # what the home page's code box finds (upper case)
+MAX_ROUNDS, MAX_GAMES, MAX_MINUTES = 40, 20, 240
+MAX_PRIZES = 1000                         # the results page allows up to 1000
+MAX_PLAYER = 100_000
+MAX_SEED = 999_999_999
+LONG_TEXT = 2000                          # rulings, reasons and notes kept as Text
+MAX_DEPTH = 32                            # nesting of an audit row's before/after values
+MAX_INSTANT = 40                          # "2026-05-14T10:52:00.123456+00:00" is 32
+SHEET_STATES = ("open", "submitted", "verified")
+CALL_STATES = ("open", "claimed", "resolved", "cancelled")
+
+
+def load(text: str | bytes) -> dict:
+    """A backup file's JSON, or BackupError: not JSON, NaN or Infinity (which no database
+    column takes), or nested deeper than Python reads."""
+    def no_constant(name):
+        raise ValueError(name)
+
+    try:
+        return json.loads(text, parse_constant=no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise BackupError("This file is not a MahjTable backup (not JSON).") from error
+
 
 def _need(data: dict, key: str, kind: type):
     value = data.get(key)
@@ -287,16 +311,108 @@ def _need(data: dict, key: str, kind: type):
     return value
 
 
+def _int(value, what: str, low: int = 0, high: int = INT_MAX, *, optional: bool = False):
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BackupError(f"{what} in this backup must be a whole number from {low} to "
+                          f"{high}.")
+    return value
+
+
+def _bool(value, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise BackupError(f"{what} in this backup must be true or false.")
+    return value
+
+
+def _text(value, what: str, limit: int, *, required: bool = False,
+          lines: bool = False) -> str:
+    """Text as the forms take it: a string within the column, no control characters (a NUL
+    byte PostgreSQL refuses), line breaks only where the form is a text area."""
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or len(value) > limit or (required and not value.strip()):
+        raise BackupError(f"{what} in this backup must be some text of at most {limit} "
+                          "characters.")
+    allowed = "\r\n\t" if lines else ""
+    if any(unicodedata.category(ch) == "Cc" and ch not in allowed for ch in value):
+        raise BackupError(f"{what} in this backup has characters that cannot be shown.")
+    return value
+
+
+def _choice(value, what: str, choices) -> str | None:
+    if isinstance(value, bool) or value not in choices:
+        raise BackupError(f"{what} in this backup must be one of "
+                          f"{', '.join(str(c) for c in choices if c)}.")
+    return value
+
+
+def _instant(value, what: str = "A time", *, required: bool = False) -> datetime | None:
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or len(value) > MAX_INSTANT:
+        raise BackupError(f"{what} in this backup is not a date and time.")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError as error:
+        raise BackupError(f"{what} in this backup is not a date and time.") from error
+    if moment.tzinfo is None:
+        raise BackupError(f"{what} in this backup has no time zone.")
+    return moment
+
+
+def _day(value, what: str) -> date | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > 10:
+        raise BackupError(f"{what} in this backup is not a date.")
+    try:
+        return date.fromisoformat(value)
+    except ValueError as error:
+        raise BackupError(f"{what} in this backup is not a date.") from error
+
+
+def _shallow(value, what: str):
+    """A JSON value nested at most MAX_DEPTH deep, its numbers within 64 bits (what the
+    database's JSON columns and the pages that read them handle)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise BackupError(f"{what} in this backup is nested too deeply.")
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+        elif isinstance(item, int) and not isinstance(item, bool) \
+                and not -2**63 <= item < 2**63:
+            raise BackupError(f"{what} in this backup has a number too large.")
+        elif isinstance(item, str) and "\x00" in item:
+            raise BackupError(f"{what} in this backup has characters that cannot be shown.")
+    return value
+
+
+def _entries(data: dict, key: str) -> list[dict]:
+    entries = _need(data, key, list)
+    if not all(isinstance(entry, dict) for entry in entries):
+        raise BackupError(f"This backup's “{key}” section is damaged.")
+    return entries
+
+
 def import_tournament(data: dict, director: User, *, keep_tokens: bool = False) -> Imported:
     """Create the tournament of a backup in this database, in one transaction; the
-    importing `director` becomes its director. Staff map to existing accounts only; tables
-    get fresh tokens unless `keep_tokens`. Raises BackupError (and changes nothing) for a
-    file that is not a backup, an unknown role, a code or table token already in use, or
-    (with `keep_tokens`) a token that does not look like ours."""
+    importing `director` becomes its director and its only staff. Every value is checked
+    as the forms and the rules would check it; game points are scored again under the
+    backup's rules. Raises BackupError (and changes nothing) for a file that is not a
+    backup or holds a value the pages would refuse, a code or table token already in use,
+    or (with `keep_tokens`) a token that does not look like ours."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError("This file is not a MahjTable backup.")
     if data.get("version") != VERSION:
-        raise BackupError(f"This backup is version {data.get('version')}; this site reads "
+        version = data.get("version")
+        shown = version if isinstance(version, int | str) and len(str(version)) < 12 else "?"
+        raise BackupError(f"This backup is version {shown}; this site reads "
                           f"version {VERSION}.")
     info = _need(data, "tournament", dict)
     try:
@@ -304,21 +420,29 @@ def import_tournament(data: dict, director: User, *, keep_tokens: bool = False) 
     except BackupError:
         db.session.rollback()
         raise
+    except (InvalidRules, InvalidGame) as error:
+        db.session.rollback()
+        raise BackupError(f"This backup's rules or games are not valid: {error.message}") \
+            from error
     except SQLAlchemyError as error:
         db.session.rollback()
         raise BackupError("This backup is damaged or incomplete: a required value is "
                           "missing or repeated.") from error
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         db.session.rollback()
-        raise BackupError(f"This backup is damaged or incomplete ({error!s}).") from error
+        raise BackupError(f"This backup is damaged or incomplete ({error!s:.200}).") \
+            from error
 
 
 def _tokens(data: dict, keep_tokens: bool) -> dict[int, str]:
     """Each table number's token on this site: fresh ones, or the file's when asked to
     keep them and every one looks like ours and is free here."""
-    tables = _need(data, "tables", list)
+    tables = _entries(data, "tables")
+    numbers = [_int(entry.get("number"), "A table number", 1, MAX_PLAYER) for entry in tables]
+    if len(set(numbers)) != len(numbers):
+        raise BackupError("This backup has two tables with the same number.")
     if not keep_tokens:
-        return {entry["number"]: new_token() for entry in tables}
+        return {number: new_token() for number in numbers}
     tokens = {entry["number"]: entry.get("token") for entry in tables}
     for number, token in tokens.items():
         if not isinstance(token, str) or not OUR_TOKEN.fullmatch(token):
@@ -333,60 +457,91 @@ def _tokens(data: dict, keep_tokens: bool) -> dict[int, str]:
     return tokens
 
 
+def _pending(value, games_per_round: int) -> list[dict]:
+    """A sheet's rulings kept for games not yet entered, as the calls page makes them."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > 100:
+        raise BackupError("A sheet's pending adjustments in this backup are damaged.")
+    out = []
+    for item in value:
+        if not isinstance(item, dict) or set(item) != {"game", "seat", "points", "reason"}:
+            raise BackupError("A sheet's pending adjustments in this backup are damaged.")
+        points = _int(item["points"], "An adjustment", -MAX_ADJUSTMENT, MAX_ADJUSTMENT)
+        if points == 0:
+            raise BackupError("An adjustment in this backup is of 0 points.")
+        out.append({"game": _int(item["game"], "An adjustment's game", 1, games_per_round),
+                    "seat": _choice(item["seat"], "An adjustment's seat", SEATS),
+                    "points": points,
+                    "reason": _text(item["reason"], "An adjustment's reason", 280,
+                                    required=True)})
+    return out
+
+
+SECTIONS = ("tables", "staff", "users", "players", "substitutions", "competitions", "rounds",
+            "sheets", "calls", "announcements", "tiebreaks", "audit")
+
+
 def _import(data, info, director, keep_tokens):
-    code = info["code"]
+    for key in SECTIONS:
+        _entries(data, key)
+    code = _text(info.get("code"), "The tournament code", 16, required=True)
+    if not CODE.fullmatch(code):
+        raise BackupError("The tournament code in this backup must be 4 to 16 capital "
+                          "letters and digits, like SPRING26.")
     if db.session.scalar(select(Tournament.id).where(Tournament.code == code)):
         raise BackupError(f"A tournament with code {code} is already on this site.")
+    preset = _choice(info.get("preset"), "The rule set", tuple(PRESETS))
+    rules = RuleSet.from_dict(info.get("rules"))
+    rounds_count = _int(info.get("rounds"), "The number of rounds", 1, MAX_ROUNDS)
+    games_per_round = _int(info.get("games_per_round"), "Games per round", 1, MAX_GAMES)
     tokens = _tokens(data, keep_tokens)
-    staff_entries = _need(data, "staff", list)
+    staff_entries = _entries(data, "staff")
     for entry in staff_entries:
         if entry.get("role") not in ROLES:
-            raise BackupError(f"This backup gives {entry.get('email')} the role "
-                              f"“{entry.get('role')}”; a role is one of {', '.join(ROLES)}.")
-
-    # Existing accounts only: never create one for somebody else's email.
-    addresses = {entry["email"].strip().lower() for entry in _need(data, "users", list)}
-    addresses |= {entry["email"].strip().lower() for entry in staff_entries
-                  if entry.get("email")}
-    user_ids: dict[str, int] = dict(db.session.execute(
-        select(User.email, User.id).where(User.email.in_(sorted(addresses)))).all())
-
-    def uid(address: str | None) -> int | None:
-        return user_ids.get(address.strip().lower()) if address else None
+            raise BackupError(f"This backup gives {_text(entry.get('email'), 'An email', 254)}"
+                              f" the role “{_text(entry.get('role'), 'A role', 32)}”; a role "
+                              f"is one of {', '.join(ROLES)}.")
+        _text(entry.get("email"), "A staff email", 254, required=True)
+    _entries(data, "users")
 
     tournament = Tournament(
-        code=code, name=info["name"], starts_on=_day(info.get("starts_on")),
-        ends_on=_day(info.get("ends_on")), venue=info.get("venue", ""),
-        preset=info["preset"], rules=info["rules"], rounds=info["rounds"],
-        games_per_round=info["games_per_round"], round_minutes=info["round_minutes"],
-        prize_places=info["prize_places"], seating_method=info.get("seating_method"),
-        seating_seed=info.get("seating_seed"), created_at=_instant(info.get("created_at")),
+        code=code, name=_text(info.get("name"), "The tournament name", 120, required=True),
+        starts_on=_day(info.get("starts_on"), "The first day"),
+        ends_on=_day(info.get("ends_on"), "The last day"),
+        venue=_text(info.get("venue"), "The venue", 200),
+        preset=preset, rules=rules.to_dict(), rounds=rounds_count,
+        games_per_round=games_per_round,
+        round_minutes=_int(info.get("round_minutes"), "Minutes per round", 1, MAX_MINUTES),
+        prize_places=_int(info.get("prize_places"), "Prize places", 0, MAX_PRIZES),
+        seating_method=_choice(info.get("seating_method"), "The seating method",
+                               (None, "draw", "number")),
+        seating_seed=_int(info.get("seating_seed"), "The draw number", 0, MAX_SEED,
+                          optional=True),
+        created_at=_instant(info.get("created_at"), "The tournament's creation time"),
     )
     db.session.add(tournament)
     db.session.flush()
     tid = tournament.id
 
-    roles = {}
-    not_staff = []
-    for entry in staff_entries:
-        if not entry.get("email"):
-            continue
-        if uid(entry["email"]) is None:
-            not_staff.append(entry["email"].strip().lower())
-        else:
-            roles[uid(entry["email"])] = entry["role"]
-    roles[director.id] = "director"
-    for user_id, role in sorted(roles.items()):
-        db.session.add(TournamentStaff(tournament_id=tid, user_id=user_id, role=role))
+    # Only the importing director is staff: an account named in a file never gets a role
+    # (nor its name on a row) without its owner accepting an invitation from Staff.
+    not_staff = sorted({entry["email"].strip().lower() for entry in staff_entries}
+                       - {director.email})
+    db.session.add(TournamentStaff(tournament_id=tid, user_id=director.id, role="director"))
 
     players = {}
-    for entry in _need(data, "players", list):
-        player = Player(tournament_id=tid, number=entry["number"], name=entry["name"],
-                        is_substitute=entry["is_substitute"],
-                        withdrawn_from_round=entry.get("withdrawn_from_round"),
-                        created_at=_instant(entry.get("created_at")))
+    for entry in _entries(data, "players"):
+        number = _int(entry.get("number"), "A player number", 1, MAX_PLAYER)
+        player = Player(
+            tournament_id=tid, number=number,
+            name=_text(entry.get("name"), "A player's name", 120, required=True).strip(),
+            is_substitute=_bool(entry.get("is_substitute"), "Substitute"),
+            withdrawn_from_round=_int(entry.get("withdrawn_from_round"), "A withdrawal round",
+                                      1, rounds_count, optional=True),
+            created_at=_instant(entry.get("created_at")))
         db.session.add(player)
-        players[entry["number"]] = player
+        players[number] = player
     tables = {}
     for entry in data["tables"]:
         table = Table(tournament_id=tid, number=entry["number"], token=tokens[entry["number"]],
@@ -395,110 +550,149 @@ def _import(data, info, director, keep_tokens):
         tables[entry["number"]] = table
     db.session.flush()
 
-    for entry in _need(data, "substitutions", list):
+    for entry in _entries(data, "substitutions"):
         db.session.add(Substitution(
             tournament_id=tid, player_id=players[entry["player"]].id,
-            substitute_id=players[entry["substitute"]].id, from_round=entry["from_round"],
+            substitute_id=players[entry["substitute"]].id,
+            from_round=_int(entry.get("from_round"), "A substitution's round", 1,
+                            rounds_count),
             created_at=_instant(entry.get("created_at"))))
     competitions = []
-    for entry in _need(data, "competitions", list):
+    for entry in _entries(data, "competitions"):
+        first = _int(entry.get("first_round"), "A competition's first round", 1, rounds_count)
         competition = Competition(
-            tournament_id=tid, kind=entry["kind"], name=entry["name"],
-            first_round=entry["first_round"], last_round=entry["last_round"],
-            entrants_only=entry["entrants_only"])
-        competition.entries = [CompetitionEntry(player_id=players[n].id)
-                               for n in entry.get("entrants", [])]
+            tournament_id=tid, kind=_choice(entry.get("kind"), "A competition's kind",
+                                            ("session", "mini")),
+            name=_text(entry.get("name"), "A competition's name", 80, required=True),
+            first_round=first,
+            last_round=_int(entry.get("last_round"), "A competition's last round", first,
+                            rounds_count),
+            entrants_only=_bool(entry.get("entrants_only"), "Entrants only"))
+        entrants = entry.get("entrants", [])
+        if not isinstance(entrants, list):
+            raise BackupError("A competition's entrants in this backup are damaged.")
+        competition.entries = [CompetitionEntry(player_id=players[n].id) for n in entrants]
         db.session.add(competition)
         competitions.append(competition)
 
     rounds = {}
-    for entry in _need(data, "rounds", list):
+    for entry in _entries(data, "rounds"):
+        number = _int(entry.get("number"), "A round number", 1, rounds_count)
         rnd = Round(
-            tournament_id=tid, number=entry["number"],
-            duration_seconds=entry["duration_seconds"],
+            tournament_id=tid, number=number,
+            duration_seconds=_int(entry.get("duration_seconds"), "A round's length", 0,
+                                  24 * 3600),
             started_at=_instant(entry.get("started_at")),
             paused_at=_instant(entry.get("paused_at")),
-            paused_seconds=entry.get("paused_seconds", 0),
-            ended_at=_instant(entry.get("ended_at")), pause_reason=entry.get("pause_reason", ""),
-            clock_version=entry.get("clock_version", 0))
-        rnd.seats = [Seating(table_id=tables[s["table"]].id, seat=s["seat"],
-                             player_id=players[s["player"]].id) for s in entry["seats"]]
+            paused_seconds=_int(entry.get("paused_seconds", 0), "A round's paused time"),
+            ended_at=_instant(entry.get("ended_at")),
+            pause_reason=_text(entry.get("pause_reason"), "A pause reason", 200),
+            clock_version=_int(entry.get("clock_version", 0), "A clock version"))
+        seats = entry.get("seats")
+        if not isinstance(seats, list):
+            raise BackupError("A round's seats in this backup are damaged.")
+        rnd.seats = [Seating(table_id=tables[s["table"]].id,
+                             seat=_choice(s["seat"], "A seat", SEATS),
+                             player_id=players[s["player"]].id) for s in seats]
         db.session.add(rnd)
-        rounds[entry["number"]] = rnd
+        rounds[number] = rnd
     db.session.flush()
 
     sheets = {}
-    for entry in _need(data, "sheets", list):
+    for entry in _entries(data, "sheets"):
         sheet = Scoresheet(
             round_id=rounds[entry["round"]].id, table_id=tables[entry["table"]].id,
-            version=entry["version"], state=entry["state"],
+            version=_int(entry.get("version"), "A sheet's version", 1),
+            state=_choice(entry.get("state"), "A sheet's state", SHEET_STATES),
             submitted_at=_instant(entry.get("submitted_at")),
-            submitted_by=entry.get("submitted_by", ""),
+            submitted_by=_text(entry.get("submitted_by"), "Who submitted a sheet", 80),
             verified_at=_instant(entry.get("verified_at")),
-            verified_by_id=uid(entry.get("verified_by")),
             amended_at=_instant(entry.get("amended_at")),
-            amended_by_id=uid(entry.get("amended_by")),
-            amend_reason=entry.get("amend_reason", ""),
-            pending_adjustments=entry.get("pending_adjustments") or [],
+            amend_reason=_text(entry.get("amend_reason"), "An amendment's reason", LONG_TEXT,
+                               lines=True),
+            pending_adjustments=_pending(entry.get("pending_adjustments"), games_per_round),
             updated_at=_instant(entry.get("updated_at")))
-        for game in entry["games"]:
-            points = game["points"]
+        games = entry.get("games")
+        if not isinstance(games, list) or len(games) > games_per_round:
+            raise BackupError(f"A sheet in this backup has more than {games_per_round} "
+                              "games.")
+        parsed = []
+        for game in games:
+            # The record is read as the table's entry form reads it, and its points are
+            # scored again: a file's own "points" are never trusted.
+            checked = Game.from_dict(game["record"], rules)
+            parsed.append(checked)
             sheet.games.append(GameEntry(
-                number=game["number"], record=game["record"], points_e=points["E"],
-                points_s=points["S"], points_w=points["W"], points_n=points["N"],
-                signer=game.get("signer"), initials=game.get("initials", ""),
-                note=game.get("note", ""), created_at=_instant(game.get("created_at")),
+                number=_int(game.get("number"), "A game number", 1, games_per_round),
+                record=checked.to_dict(), signer=signer(rules, checked),
+                initials=_text(game.get("initials"), "A game's initials", 8),
+                note=_text(game.get("note"), "A game's note", 280),
+                created_at=_instant(game.get("created_at")),
                 updated_at=_instant(game.get("updated_at"))))
-        for signoff in entry.get("signoffs", []):
-            sheet.signoffs.append(RoundSignoff(seat=signoff["seat"],
-                                               initials=signoff["initials"],
-                                               signed_at=_instant(signoff.get("signed_at"))))
+        for stored, lines in zip(sheet.games, round_lines(rules, parsed), strict=True):
+            points = dict.fromkeys(SEATS, 0)
+            for line in lines:
+                points[line.seat] += line.points
+            stored.points = points
+        signoffs = entry.get("signoffs", [])
+        if not isinstance(signoffs, list):
+            raise BackupError("A sheet's initials in this backup are damaged.")
+        for signoff in signoffs:
+            sheet.signoffs.append(RoundSignoff(
+                seat=_choice(signoff["seat"], "A seat", SEATS),
+                initials=_text(signoff["initials"], "A player's initials", 8, required=True),
+                signed_at=_instant(signoff.get("signed_at"))))
         db.session.add(sheet)
         sheets[f"{entry['round']}.{entry['table']}"] = sheet
 
     calls = []
-    for entry in _need(data, "calls", list):
+    for entry in _entries(data, "calls"):
         call = DirectorCall(
             tournament_id=tid, table_id=tables[entry["table"]].id,
-            round_id=rounds[entry["round"]].id if entry.get("round") else None,
-            reason=entry.get("reason", ""), note=entry.get("note", ""), state=entry["state"],
-            needs_director=entry.get("needs_director", False),
+            round_id=rounds[entry["round"]].id if entry.get("round") is not None else None,
+            reason=_choice(entry.get("reason", ""), "A call's reason",
+                           ("", *CALL_REASONS)),
+            note=_text(entry.get("note"), "A call's note", 280),
+            state=_choice(entry.get("state"), "A call's state", CALL_STATES),
+            needs_director=_bool(entry.get("needs_director", False), "Needs the director"),
             called_at=_instant(entry.get("called_at")),
             first_claimed_at=_instant(entry.get("first_claimed_at")),
             resolved_at=_instant(entry.get("resolved_at")),
-            resolved_by_id=uid(entry.get("resolved_by")), ruling=entry.get("ruling", ""),
+            ruling=_text(entry.get("ruling"), "A ruling", LONG_TEXT, lines=True),
             cancelled_at=_instant(entry.get("cancelled_at")),
-            updated_at=_instant(entry.get("updated_at")), version=entry.get("version", 1))
-        for claim in entry.get("claims", []):
-            if uid(claim["user"]) is None:      # an account not on this site
-                continue
-            call.claims.append(CallClaim(user_id=uid(claim["user"]),
-                                         claimed_at=_instant(claim.get("claimed_at")),
-                                         released_at=_instant(claim.get("released_at"))))
+            updated_at=_instant(entry.get("updated_at")),
+            version=_int(entry.get("version", 1), "A call's version", 1))
         db.session.add(call)
         calls.append(call)
     announcements = []
-    for entry in _need(data, "announcements", list):
-        announcement = Announcement(tournament_id=tid, text=entry["text"],
-                                    active=entry["active"],
-                                    created_at=_instant(entry.get("created_at")),
-                                    created_by_id=uid(entry.get("created_by")))
+    for entry in _entries(data, "announcements"):
+        announcement = Announcement(
+            tournament_id=tid, text=_text(entry.get("text"), "An announcement", 280,
+                                          required=True),
+            active=_bool(entry.get("active"), "An announcement's state"),
+            created_at=_instant(entry.get("created_at")))
         db.session.add(announcement)
         announcements.append(announcement)
     db.session.flush()
 
-    def competition_key(ref: str) -> str:
-        if ref.startswith("competition#"):
+    def competition_key(ref) -> str:
+        if ref == "main":
+            return ref
+        if isinstance(ref, str) and ref.startswith("competition#") and ref[12:].isdecimal() \
+                and len(ref) < 20 and int(ref[12:]) < len(competitions):
             return f"competition:{competitions[int(ref[12:])].id}"
-        return ref
+        raise BackupError("A tie-break in this backup names no competition of it.")
 
     tiebreaks = []
-    for entry in _need(data, "tiebreaks", list):
+    for entry in _entries(data, "tiebreaks"):
+        order = entry.get("players")
+        if not isinstance(order, list):
+            raise BackupError("A tie-break's players in this backup are damaged.")
         tiebreak = Tiebreak(
-            tournament_id=tid, competition_key=competition_key(entry["competition"]),
-            player_ids=[players[n].id for n in entry["players"]], note=entry.get("note", ""),
-            recorded_at=_instant(entry.get("recorded_at")),
-            recorded_by_id=uid(entry.get("recorded_by")))
+            tournament_id=tid, competition_key=competition_key(entry.get("competition")),
+            player_ids=[players[n].id for n in order],
+            note=_text(entry.get("note"), "A tie-break's note", LONG_TEXT, lines=True),
+            recorded_at=_instant(entry.get("recorded_at")))
         db.session.add(tiebreak)
         tiebreaks.append(tiebreak)
     db.session.flush()
@@ -508,7 +702,7 @@ def _import(data, info, director, keep_tokens):
         "table": lambda n: tables[int(n)].id, "round": lambda n: rounds[int(n)].id,
         "sheet": lambda n: sheets[n].id, "call": lambda n: calls[int(n)].id,
         "competition": lambda n: competitions[int(n)].id,
-        "tiebreak": lambda n: tiebreaks[int(n)].id, "user": lambda n: user_ids[n],
+        "tiebreak": lambda n: tiebreaks[int(n)].id,
         "announcement": lambda n: announcements[int(n)].id,
     }
 
@@ -522,17 +716,22 @@ def _import(data, info, director, keep_tokens):
         except (KeyError, ValueError, IndexError):
             return text
 
-    for entry in _need(data, "audit", list):
+    # The audit trail keeps its words (who did what, as written then) but no row claims an
+    # account of this site: actor_user_id is left empty, as for rows of deleted accounts.
+    for entry in _entries(data, "audit"):
         db.session.add(AuditEvent(
-            tournament_id=tid, at=_instant(entry.get("at")), actor=entry.get("actor", ""),
-            actor_user_id=uid(entry.get("actor_user")), action=entry["action"],
-            subject=subject(entry.get("subject", "")), before=entry.get("before"),
-            after=entry.get("after"), reason=entry.get("reason", "")))
+            tournament_id=tid, at=_instant(entry.get("at"), "An audit time", required=True),
+            actor=_text(entry.get("actor"), "An audit row's actor", 120),
+            action=_text(entry.get("action"), "An audit action", 64, required=True),
+            subject=subject(_text(entry.get("subject"), "An audit subject", 64)),
+            before=_shallow(entry.get("before"), "An audit row"),
+            after=_shallow(entry.get("after"), "An audit row"),
+            reason=_text(entry.get("reason"), "An audit reason", LONG_TEXT, lines=True)))
     # The import itself is a site event (not one of the tournament's own rows), so that
     # exporting the imported tournament gives back the same document.
     record("backup.import", tournament_id=None, subject=f"tournament:{tid}",
-           after={"code": code, "name": tournament.name, "not_staff": sorted(not_staff),
+           after={"code": code, "name": tournament.name, "not_staff": not_staff,
                   "fresh_tokens": not keep_tokens},
            actor=director.name, actor_user_id=director.id)
     db.session.commit()
-    return Imported(tournament, sorted(not_staff), fresh_tokens=not keep_tokens)
+    return Imported(tournament, not_staff, fresh_tokens=not keep_tokens)

@@ -14,11 +14,13 @@ import csv
 import hashlib
 import io
 import json
+import re
 from dataclasses import dataclass, field
 
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import selectinload
 
+from blueprints.common import unstorable
 from blueprints.table.service import rules_of
 from models import (
     Competition,
@@ -571,6 +573,9 @@ def decide_tie(tournament: Tournament, key: str, group: list[int], order: list[i
         raise ResultsError("order", "Give every tied player a different place, 1 to "
                                     f"{len(ids)}.")
     note = note.strip()[:500]
+    if unstorable(note):
+        raise ResultsError("note", "The note has a character that cannot be stored; please "
+                                   "type it again.")
     while note.startswith(SHARED_MARK):  # the marker is ours, never part of a typed note
         note = note[len(SHARED_MARK):].strip()
     earlier = [t for t in db.session.scalars(
@@ -624,10 +629,34 @@ def _yes(value) -> str:
     return "yes" if value else ""
 
 
+# A spreadsheet reads a cell starting with one of these as a formula (tab and carriage
+# return it strips first). A cell starts at the text's start, and after every comma,
+# semicolon or line break (with any spaces or quote marks) for a spreadsheet set for the
+# other separator or one that stops honouring quotes after the first: "Ann;=1+1;" in a
+# semicolon locale.
+CELL_START = re.compile(r'(^|[,;\r\n])([\s"]*)(?=[=+\-@\t\r])')
+JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+JSON_CELL_START = re.compile(r'(^"|(?:[,;]|\\[nr])(?:\s|\\[tnr"])*)([=+\-@])')
+
+
 def _text(value: str) -> str:
-    """Words typed by people (names, reasons), safe to open in a spreadsheet: a cell that
-    starts like a formula gets a leading apostrophe."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+    """Words typed by people (names, reasons), safe to open in a spreadsheet: wherever a
+    cell could start with a formula sign, an apostrophe goes before it."""
+    return CELL_START.sub(r"\1\2'", value)
+
+
+def _json(data) -> str:
+    """A record as JSON, defused the same way without changing what it decodes to: a
+    formula sign where a cell could start inside a string is written as a \\u escape."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return JSON_STRING.sub(lambda token: JSON_CELL_START.sub(
+        lambda m: m.group(1) + f"\\u{ord(m.group(2)):04x}", token.group(0)), text)
+
+
+def _csv_writer(out: io.StringIO):
+    # Every field quoted: a separator inside a name or a reason stays inside its cell,
+    # whether the spreadsheet splits on commas or on semicolons.
+    return csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
 
 
 def games_csv(tournament: Tournament) -> str:
@@ -649,7 +678,7 @@ def games_csv(tournament: Tournament) -> str:
                        (Seating.seat == "W", 2), else_=3))
     )
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _csv_writer(out)
     writer.writerow(GAME_COLUMNS)
     for (round_no, table_no, game_no, seat, number, name, pe, ps, pw, pn, state,
          game) in rows:
@@ -666,7 +695,7 @@ def games_csv(tournament: Tournament) -> str:
             "; ".join(f"{p.get('seat')} {p.get('kind')}" for p in game.get("penalties") or []),
             _text("; ".join(f"{a.get('seat')} {a.get('points'):+d} {a.get('reason', '')}"
                             .strip() for a in game.get("adjustments") or [])),
-            json.dumps(game, sort_keys=True, separators=(",", ":")),
+            _json(game),
         ])
     return out.getvalue()
 
@@ -677,7 +706,7 @@ def standings_csv(tournament: Tournament, key: str | None = None) -> tuple[str, 
     table = board(tournament, provisional=False).table(key or MAIN)
     rounds = list(range(table.first_round, table.last_round + 1))
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _csv_writer(out)
     writer.writerow(["competition", "rank", "tied", "player_number", "player_name", "total",
                      "games_won", *(f"round_{r}" for r in rounds)])
     for line in table.lines:

@@ -218,10 +218,8 @@ def import_backup():
     form = ImportForm()
     if form.validate_on_submit():
         try:
-            data = json.loads(form.backup.data.read().decode("utf-8"))
+            data = backup.load(form.backup.data.read())
             result = backup.import_tournament(data, current_user)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            form.backup.errors.append("This file is not a MahjTable backup (not JSON).")
         except backup.BackupError as error:
             form.backup.errors.append(str(error))
         else:
@@ -245,12 +243,9 @@ def import_backup_command(path, email, keep_tokens):
             f"No account for {email}. Create it first: flask --app app create-director "
             f"{email}")
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        with open(path, "rb") as handle:
+            data = backup.load(handle.read())
         result = backup.import_tournament(data, user, keep_tokens=keep_tokens)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise click.ClickException("This file is not a MahjTable backup (not JSON).") \
-            from error
     except backup.BackupError as error:
         raise click.ClickException(str(error)) from error
     tournament = result.tournament
@@ -262,5 +257,4 @@ def import_backup_command(path, email, keep_tokens):
     else:
         click.echo("The tables keep their links from the backup.")
     for address in result.not_staff:
-        click.echo(f"  not imported as staff (no account here): {address}; "
-                   "add them from Staff")
+        click.echo(f"  not imported as staff: {address}; invite them from Staff")

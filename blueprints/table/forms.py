@@ -40,6 +40,7 @@ FIELD_STEP = {
     "singles_and_pairs": "hand", "misnamer": "misnamer", "intact": "intact",
     "dead": "extras", "in_error": "extras", "penalties": "extras", "adjustments": "outcome",
     "initials": "sign", "reason": "reason", "sheet": "sheet", "game": "sheet",
+    "note": "extras",
 }
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -40,7 +41,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import contains_eager
 
 from blueprints.clock.service import round_clock
-from blueprints.common import SEAT_NAMES
+from blueprints.common import SEAT_NAMES, plain_code
 from blueprints.director.service import round_row
 from models import (
     AppliedRequest,
@@ -126,12 +127,18 @@ def rules_of(tournament: Tournament) -> RuleSet:
 def table_from_link(code: str, number: int, token: str | None) -> Table:
     """The table this QR link opens (its tournament loaded in the same query), or BadLink
     (wrong code, number or token)."""
+    code = plain_code(code)
+    if code is None:
+        raise BadLink()
     table = db.session.scalar(
         select(Table).join(Tournament, Tournament.id == Table.tournament_id)
         .options(contains_eager(Table.tournament))
-        .where(Tournament.code == (code or "").strip().upper(), Table.number == number)
+        .where(Tournament.code == code, Table.number == number)
     )
-    if table is None or not token or not secrets.compare_digest(table.token, str(token)):
+    # Compared as bytes: compare_digest refuses str with non-ASCII characters (a TypeError,
+    # so a 500), and anyone holding a link can put any character in ?k=.
+    if table is None or not token or not secrets.compare_digest(
+            table.token.encode(), str(token).encode("utf-8", "surrogatepass")):
         raise BadLink()
     return table
 
@@ -607,8 +614,19 @@ def _clear_changed_signoffs(sheet: Scoresheet, before: dict[str, int]) -> list[s
     return cleared
 
 
+def _printable(text: str | None, field_name: str, what: str, lines: bool = False) -> str:
+    """The text trimmed; SheetError when it holds a control character (a NUL byte, which
+    PostgreSQL refuses to store), line breaks only where the field has several lines."""
+    text = (text or "").strip()
+    allowed = "\r\n\t" if lines else ""
+    if any(unicodedata.category(ch) == "Cc" and ch not in allowed for ch in text):
+        raise SheetError(field_name, f"{what} has a character that cannot be stored; please "
+                         "type it again.")
+    return text
+
+
 def _check_initials(initials: str, field_name: str = "initials") -> str:
-    initials = (initials or "").strip()
+    initials = _printable(initials, field_name, "The initials")
     if not initials:
         raise SheetError(field_name, "Please write your initials.")
     if len(initials) > 8:
@@ -676,8 +694,11 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     if existing is not None and existing.record.get("adjustments"):
         clean["adjustments"] = existing.record["adjustments"]
     who_signs = signer(rules, game)
+    note = _printable(note, "note", "The note", lines=True)
+    reason = _printable(reason, "reason", "The reason", lines=True) if director else reason
     if director:
-        initials = (initials or "").strip()[:8] or (existing.initials if existing else "")
+        initials = _printable(initials, "initials", "The initials")[:8] \
+            or (existing.initials if existing else "")
     else:
         initials = _check_initials(initials)
     sheet = _begin_write(sheet, version, key)

@@ -7,7 +7,7 @@ import pytest
 
 from models import GameEntry, Scoresheet, Table, db, utcnow
 from tournament.rules import RuleSet
-from tournament.scoring import Game, score_game
+from tournament.scoring import Game, score_game, signer
 
 
 def win(winner, value=25, discarder=None, **extra):
@@ -36,7 +36,7 @@ def add_sheet(tournament, round_no, table_no, records, state="submitted"):
                        submitted_at=utcnow() if state != "open" else None)
     for number, record in enumerate(records, start=1):
         game = Game.from_dict(record, rules)
-        entry = GameEntry(number=number, record=game.to_dict())
+        entry = GameEntry(number=number, record=game.to_dict(), signer=signer(rules, game))
         entry.points = score_game(rules, game)
         sheet.games.append(entry)
     db.session.add(sheet)
