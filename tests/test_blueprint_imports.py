@@ -26,7 +26,7 @@ KNOWN_CROSSINGS = {
     ("blueprints.clock.service", "blueprints.director.service"),
     ("blueprints.clock.views", "blueprints.auth.service"),
     ("blueprints.clock.views", "blueprints.director.service"),
-    ("blueprints.director.service", "blueprints.auth.service"),
+    ("blueprints.director.service", "blueprints.auth.invitations"),
     ("blueprints.director.views", "blueprints.auth.service"),
     ("blueprints.display.service", "blueprints.clock.service"),
     ("blueprints.display.views", "blueprints.player.service"),
