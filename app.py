@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 import rcssmin
 import rjsmin
 from flask import Flask, Response, abort, render_template, request
 from flask.sessions import SecureCookieSessionInterface
-from flask_wtf.csrf import CSRFError
+from flask_login import current_user
+from flask_wtf.csrf import CSRFError, same_origin
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 from werkzeug.security import safe_join
@@ -62,6 +66,58 @@ def secret_key(instance_path: str) -> str:
             return key
         time.sleep(0.05)
     raise RuntimeError(f"{path} is empty: delete it, or set SECRET_KEY")
+
+
+def owner_only(path: str | Path, mode: int) -> None:
+    """Give a file or folder of ours `mode` (0o700 / 0o600): the database holds names,
+    results and every table's token; the folder holds the secret key."""
+    try:
+        if os.stat(path).st_uid == os.geteuid():
+            os.chmod(path, mode)
+    except FileNotFoundError:
+        pass
+
+
+def protect_sqlite_files(database_url: str) -> None:
+    """Create a SQLite database file owner-only before SQLite does (SQLite gives its -wal
+    and -shm files the database file's mode), and tighten one made before."""
+    url = make_url(database_url)
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:") \
+            or url.database.startswith("file:"):
+        return
+    path = Path(url.database)
+    if path.parent.is_dir():
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for name in (path, f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+        owner_only(name, 0o600)
+
+
+def this_machine_hosts() -> list[str]:
+    """The names this machine answers to when no BASE_URL or TRUSTED_HOSTS says: loopback,
+    its host name, and the LAN address a phone on the venue's Wi-Fi uses (found without
+    sending a packet, and without a DNS lookup that could stall at a venue offline)."""
+    hosts = {"localhost", "127.0.0.1", "[::1]"}
+    name = socket.gethostname()
+    hosts.update({name, f"{name}.local"})
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))  # UDP connect: picks a route, sends nothing
+            hosts.add(s.getsockname()[0])
+    except OSError:
+        pass
+    return sorted(hosts)
+
+
+def trusted_hosts(base_url: str) -> list[str] | None:
+    """Which Host (or, behind TRUST_PROXY, X-Forwarded-Host) values a request may carry.
+    Without BASE_URL, printed QR codes and table cards use the request's host, so a forged
+    one must not get in: only TRUSTED_HOSTS (comma-separated), else this machine's own
+    names. With BASE_URL the QR codes never read the host; TRUSTED_HOSTS still applies
+    when given."""
+    listed = [h.strip() for h in os.environ.get("TRUSTED_HOSTS", "").split(",") if h.strip()]
+    if base_url:
+        return [*listed, urlsplit(base_url).hostname or ""] if listed else None
+    return listed or this_machine_hosts()
 
 
 class BoundedInt(IntegerConverter):
@@ -124,7 +180,8 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
 def create_app(config: dict | None = None) -> Flask:
     app = MahjTable(__name__, instance_relative_config=True)
     app.url_map.converters["int"] = BoundedInt
-    os.makedirs(app.instance_path, exist_ok=True)
+    os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
+    owner_only(app.instance_path, 0o700)
     config = dict(config or {})
 
     default_db = "sqlite:///" + os.path.join(app.instance_path, "mahjtable.db")
@@ -135,6 +192,7 @@ def create_app(config: dict | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI=normalise_database_url(database_url),
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         BASE_URL=base_url,
+        TRUSTED_HOSTS=trusted_hosts(base_url),
         TIMEZONE=os.environ.get("TIMEZONE") or None,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -155,8 +213,12 @@ def create_app(config: dict | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,
         # How often live parts poll, in seconds (see README "Live updates").
         POLL_SECONDS=int(os.environ.get("POLL_SECONDS", "10")),
-        LOGIN_ATTEMPTS=5,  # failed sign-ins per email in LOGIN_WINDOW_SECONDS
+        LOGIN_ATTEMPTS=5,  # failed sign-ins per email and address in LOGIN_WINDOW_SECONDS
+        LOGIN_ADDRESS_ATTEMPTS=20,  # failed sign-ins per address, whatever the emails
         LOGIN_WINDOW_SECONDS=15 * 60,
+        LOGIN_COOLDOWN_SECONDS=60,  # past a limit, one more try per cool-down
+        SESSION_IDLE_SECONDS=4 * 3600,
+        SESSION_MAX_SECONDS=16 * 3600,
     )
     if os.environ.get("TRUST_PROXY"):
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
@@ -164,6 +226,7 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["TIMEZONE"]:
         ZoneInfo(app.config["TIMEZONE"])  # fail at start, not on every page showing a time
     app.session_interface = SessionInterface()
+    protect_sqlite_files(app.config["SQLALCHEMY_DATABASE_URI"])
 
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"),
@@ -175,6 +238,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     register_blueprints(app)
     register_error_pages(app)
+    register_origin_check(app)
     register_security_headers(app)
     register_template_helpers(app)
 
@@ -242,11 +306,44 @@ def register_error_pages(app: Flask) -> None:
         response, code = render_error(503)
         return response, code, {"Retry-After": "2"}
 
+    @app.errorhandler(SecurityError)
+    def untrusted_host(e):
+        # Plain text: with no trusted host there is no URL adapter, so templates that
+        # build links cannot render.
+        return Response(
+            "This server does not answer to that address. Use the address on the table "
+            "cards; whoever runs it can set BASE_URL or TRUSTED_HOSTS.\n",
+            400, mimetype="text/plain")
+
     @app.errorhandler(CSRFError)
     def csrf_error(e):
         return render_error(
             400, "This form had expired or came from elsewhere. Reload the page and try again."
         )
+
+
+def register_origin_check(app: Flask) -> None:
+    """Refuse a form posted from another site, over HTTP as well as HTTPS.
+
+    On top of Flask-WTF's token (and, over HTTPS, its same-origin Referer check): browsers
+    say where a POST comes from in `Sec-Fetch-Site` and `Origin`. A request from another
+    site, or from a sibling subdomain (which SameSite=Lax cookies would still reach), is
+    refused before any view runs. Clients that send neither (curl, the benchmark) fall back
+    on the token alone."""
+
+    @app.before_request
+    def same_origin_posts():
+        if request.method in ("GET", "HEAD", "OPTIONS") or not app.config.get(
+                "WTF_CSRF_ENABLED", True):
+            return
+        site = request.headers.get("Sec-Fetch-Site")
+        if site is not None and site not in ("same-origin", "none"):
+            raise CSRFError("The request came from another site.")
+        origin = request.headers.get("Origin")
+        if origin is not None and not any(
+                same_origin(origin, good) for good in
+                (request.host_url, app.config.get("BASE_URL") or request.host_url)):
+            raise CSRFError("The Origin header does not match the host.")
 
 
 def register_security_headers(app: Flask) -> None:
@@ -255,11 +352,23 @@ def register_security_headers(app: Flask) -> None:
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
-        # Table links carry their secret token: never leak it to another site.
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        # Table links carry their secret token: never leak it to another site. Same-origin
+        # requests keep their Referer (and a real Origin), which Flask-WTF's HTTPS check
+        # and ours need: with "no-referrer" every form posted over HTTPS was refused.
+        response.headers.setdefault("Referrer-Policy", "same-origin")
         if request.is_secure:
             response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        if carries_secrets():
+            # A table's token (in the URL and its links), a password on the page, or staff
+            # data must not stay in a shared phone's cache or a proxy's.
+            response.headers["Cache-Control"] = "no-store"
         return response
+
+    def carries_secrets() -> bool:
+        if request.endpoint == "static":
+            return False
+        return ("k" in request.args or request.blueprint == "auth"
+                or current_user.is_authenticated)
 
 
 def register_template_helpers(app: Flask) -> None:

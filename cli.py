@@ -11,7 +11,7 @@ import click
 from flask import Flask, current_app
 from sqlalchemy import func, select
 
-from blueprints.auth.service import create_user
+from blueprints.auth.service import WeakPassword, create_user
 from models import Player, Tournament, User, db
 
 DEMO_PLAYERS = [
@@ -34,7 +34,8 @@ def register(app: Flask) -> None:
 @click.command("create-director")
 @click.argument("email")
 @click.option("--name", default="", help="The name shown to players and staff.")
-@click.option("--password", default=None, help="Prompted for when not given.")
+@click.option("--password", default=None,
+              help="Prompted for when not given; at least 10 characters, not a common one.")
 @click.option("--generate", is_flag=True, help="Generate a password and print it.")
 def create_director(email, name, password, generate):
     """Create a director account (they then create tournaments and add co-directors)."""
@@ -42,7 +43,10 @@ def create_director(email, name, password, generate):
         raise click.ClickException(f"There is already an account for {email}.")
     if password is None and not generate:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
-    user, password = create_user(email, name, password)
+    try:
+        user, password = create_user(email, name, password)
+    except WeakPassword as problem:
+        raise click.ClickException(str(problem)) from None
     db.session.commit()
     click.echo(f"Created {user.email}" + (f" with password {password}" if generate else ""))
 
@@ -57,9 +61,13 @@ def set_password(email):
     password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
     if len(password) < 10:
         raise click.ClickException("A password needs at least 10 characters.")
-    user.set_password(password)
+    try:
+        user.set_password(password)  # also signs the account out everywhere
+    except WeakPassword as problem:
+        raise click.ClickException(str(problem)) from None
     db.session.commit()
-    click.echo(f"Changed the password of {user.email}.")
+    click.echo(f"Changed the password of {user.email}; every device signed in to it is "
+               "now signed out.")
 
 
 def demo_login_path() -> Path:
@@ -69,30 +77,36 @@ def demo_login_path() -> Path:
 @click.command("demo")
 def demo():
     """Load a demo tournament (8 tables, 32 players, TNT rules, 3 rounds, round 1 seated)
-    when the database has no tournament yet; print how to sign in and the table links."""
+    when the database has no tournament yet. Its director's password and the table links
+    are secrets: printed when the demo is loaded, and kept owner-only in
+    instance/demo-login.txt; later starts print only the public addresses."""
     from blueprints.director import service
 
     if db.session.scalar(select(func.count()).select_from(Tournament)):
         click.echo("The database already has a tournament; the demo was not loaded.")
-    else:
-        director = db.session.scalar(select(User).where(User.email == DEMO_EMAIL))
-        password = None
-        if director is None:
-            director, password = create_user(DEMO_EMAIL, "Demo Director")
-        tournament = service.create_tournament(
-            director, name="Demo Spring Classic", preset="tnt", rounds=3, venue="Ballroom A",
-            code="DEMO26", starts_on=date.today(),
-        )
-        for number, name in enumerate(DEMO_PLAYERS, start=1):
-            tournament.players.append(Player(number=number, name=name))
-        db.session.flush()
-        service.seat_round_one(tournament, method="draw", seed=2026, user=director)
-        db.session.commit()
-        if password:
-            demo_login_path().write_text(f"{DEMO_EMAIL} {password}\n")
-            demo_login_path().chmod(0o600)
-        click.echo("Loaded the demo tournament.")
-    print_demo_urls()
+        print_demo_urls(secrets=False)
+        return
+    director = db.session.scalar(select(User).where(User.email == DEMO_EMAIL))
+    password = None
+    if director is None:
+        director, password = create_user(DEMO_EMAIL, "Demo Director")
+    tournament = service.create_tournament(
+        director, name="Demo Spring Classic", preset="tnt", rounds=3, venue="Ballroom A",
+        code="DEMO26", starts_on=date.today(),
+    )
+    for number, name in enumerate(DEMO_PLAYERS, start=1):
+        tournament.players.append(Player(number=number, name=name))
+    db.session.flush()
+    service.seat_round_one(tournament, method="draw", seed=2026, user=director)
+    db.session.commit()
+    click.echo("Loaded the demo tournament.")
+    text = print_demo_urls(secrets=True, password=password)
+    if password:
+        # Owner-only from the start: never a moment where another user could read it.
+        path = demo_login_path()
+        path.unlink(missing_ok=True)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+            f.write(text)
 
 
 def lan_base_url() -> str:
@@ -110,7 +124,9 @@ def lan_base_url() -> str:
     return f"http://{address}:{port}"
 
 
-def print_demo_urls() -> None:
+def print_demo_urls(secrets: bool, password: str | None = None) -> str:
+    """Print the demo's addresses; with `secrets`, also the table links (each carries its
+    table's token) and the director's login. Returns what was printed."""
     from flask import url_for
 
     tournament = db.session.scalar(select(Tournament).where(Tournament.code == "DEMO26"))
@@ -119,13 +135,16 @@ def print_demo_urls() -> None:
         lines = [("Home", url_for("player.home")), ("Director sign-in", url_for("auth.sign_in"))]
         if tournament is not None:
             lines.append(("Players", url_for("player.tournament", code=tournament.code)))
-            lines += [(f"Table {t.number}", url_for("table.page", code=tournament.code,
-                                                    number=t.number, k=t.token))
-                      for t in tournament.tables]
-    click.echo("")
-    for label, path in lines:
-        click.echo(f"  {label + ':':18} {base}{path}")
-    if demo_login_path().exists():
-        email, password = demo_login_path().read_text().split()
-        click.echo(f"  {'Director login:':18} {email} / {password}")
-    click.echo("")
+            if secrets:
+                lines += [(f"Table {t.number}", url_for("table.page", code=tournament.code,
+                                                        number=t.number, k=t.token))
+                          for t in tournament.tables]
+    out = [f"  {label + ':':18} {base}{path}" for label, path in lines]
+    if secrets and password:
+        out.append(f"  {'Director login:':18} {DEMO_EMAIL} / {password}")
+    if not secrets and demo_login_path().exists():
+        out.append(f"  {'Director login and table links:':18} in {demo_login_path()} "
+                   "(printed at the first start only)")
+    text = "\n".join(out) + "\n"
+    click.echo("\n" + text)
+    return text

@@ -20,3 +20,10 @@ accesslog = os.environ.get("ACCESS_LOG") or None
 # %(U)s is the path without its query string: table links carry their secret token in ?k=.
 access_log_format = '%(h)s %(t)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms'
 errorlog = "-"
+# gunicorn's control socket (for `gunicornc`) defaults to one path per user, so a second
+# instance on the same host (a second event, a test server) would replace the first's and
+# `gunicornc` would steer the wrong one. Off, unless GUNICORN_CONTROL_SOCKET names a path
+# for this instance.
+control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
+if not control_socket_disable:
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]

@@ -3,14 +3,18 @@ honour BASE_URL, and the template filters for seats and points."""
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 import unicodedata
 from datetime import datetime
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from flask import current_app, make_response, render_template, url_for
+from wtforms.validators import ValidationError
 
 from extensions import htmx
+from models.password_policy import password_problem
 
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
@@ -35,6 +39,28 @@ def external_url(endpoint: str, **values) -> str:
     if base:
         return base + url_for(endpoint, **values)
     return url_for(endpoint, _external=True, **values)
+
+
+def is_loopback(url: str) -> bool:
+    """True when the URL points at this machine only (127.0.0.1, ::1, localhost): a QR code
+    no phone can open."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def chosen_password(form, field) -> None:
+    """WTForms validator for any field where someone chooses a password: the one policy
+    of models.password_policy, said at the field (once: not again after a length check
+    before it in the chain has spoken)."""
+    if field.errors:
+        return
+    if problem := password_problem(field.data or ""):
+        raise ValidationError(problem)
 
 
 def plain_code(code: str | None) -> str | None:

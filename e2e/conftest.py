@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -37,13 +38,16 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """gunicorn serving the app with the Procfile's config, on its own database."""
+    """gunicorn serving the app with the Procfile's config, on its own database; over
+    HTTPS when given `tls` (a certificate file and its key file)."""
 
-    def __init__(self, workdir: Path, extra_env: dict | None = None):
+    def __init__(self, workdir: Path, extra_env: dict | None = None,
+                 tls: tuple[Path, Path] | None = None, database_url: str | None = None):
         self.workdir = workdir
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.database_url = "sqlite:///" + str(workdir / "e2e.db")
+        self.tls = tls
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
+        self.database_url = database_url or "sqlite:///" + str(workdir / "e2e.db")
         self.env = {
             **os.environ,
             "DATABASE_URL": self.database_url,
@@ -68,20 +72,26 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         self.log = open(self.workdir / "gunicorn.log", "w")  # noqa: SIM115 (closed in stop)
+        tls_args = ["--certfile", str(self.tls[0]), "--keyfile", str(self.tls[1])] \
+            if self.tls else []
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *tls_args,
+             "app:create_app()"],
             cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
         )
-        # Generous: on a loaded machine, workers importing the app can take this long.
-        deadline = time.monotonic() + 120
+        # The test's own throwaway certificate: nothing to verify it against.
+        context = ssl._create_unverified_context() if self.tls else None
+        # Generous: on a loaded machine eight workers can take a while to answer at first.
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             try:
-                urllib.request.urlopen(self.url + "/", timeout=2)
+                urllib.request.urlopen(self.url + "/", timeout=5, context=context)
                 return self
             except OSError:
                 if self.process.poll() is not None:
                     break
                 time.sleep(0.2)
+        self.stop()  # never leave a half-started gunicorn running after the test
         log = (self.workdir / "gunicorn.log").read_text()
         raise RuntimeError("gunicorn did not start:\n" + log)
 

@@ -25,7 +25,7 @@ def seed(live_server, preset, with_director=False):
 
     with live_server.app_context():
         email = f"td-{secrets.token_hex(3)}@example.com"
-        user, _ = create_user(email, "Tess Director", "pw-12345")
+        user, _ = create_user(email, "Tess Director", "pw-1234567")
         code = "T" + secrets.token_hex(2).upper() + preset[:1].upper()
         tournament = service.create_tournament(user, name=f"{preset} Classic", preset=preset,
                                                rounds=2, code=code)
@@ -35,7 +35,7 @@ def seed(live_server, preset, with_director=False):
         service.seat_round_one(tournament, method="number", user=user)
         db.session.commit()
         if with_director:
-            return code, tournament.tables[0].token, tournament.id, email, "pw-12345"
+            return code, tournament.tables[0].token, tournament.id, email, "pw-1234567"
         return code, tournament.tables[0].token
 
 

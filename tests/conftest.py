@@ -44,6 +44,8 @@ def _app(tmp_path_factory):
         "TESTING": True,
         "WTF_CSRF_ENABLED": False,
         "SERVER_NAME": "mahj.test",
+        # Tests that check the host list set their own (tests/security/test_files_and_hosts.py).
+        "TRUSTED_HOSTS": None,
         "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
     })
     with app.app_context():

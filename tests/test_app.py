@@ -94,7 +94,7 @@ def test_security_headers_on_every_page(client):
     assert "script-src 'self'" in csp and "'unsafe-inline'" not in csp
     assert "frame-ancestors 'none'" in csp
     assert response.headers["X-Content-Type-Options"] == "nosniff"
-    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["Referrer-Policy"] == "same-origin"
 
 
 def test_create_director_command(app):

@@ -2,6 +2,8 @@ from flask_wtf import FlaskForm
 from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import DataRequired, Email, EqualTo, Length
 
+from blueprints.common import chosen_password
+
 
 class SignInForm(FlaskForm):
     email = EmailField(
@@ -22,7 +24,8 @@ def new_password_fields(label: str = "New password"):
     """The chosen password and its repeat, as every form that sets a password asks them."""
     password = PasswordField(label, validators=[
         DataRequired("Please choose a password."),
-        Length(min=10, max=200, message="A password needs 10 to 200 characters.")],
+        Length(min=10, max=200, message="A password needs 10 to 200 characters."),
+        chosen_password],
         render_kw={"autocomplete": "new-password"})
     repeat = PasswordField("Type it again", validators=[
         DataRequired("Please type the password again."),

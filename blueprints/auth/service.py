@@ -5,14 +5,17 @@ for any other, so the URL does not even confirm that the tournament exists."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import timedelta
 
 from flask import abort, current_app
 from flask_login import current_user
 from sqlalchemy import delete, func, select
+from werkzeug.security import check_password_hash, generate_password_hash
 
 from models import LoginAttempt, Tournament, TournamentStaff, User, db, utcnow
+from models.password_policy import WeakPassword  # noqa: F401 (raised by create_user)
 
 # Which roles may do what. Table guides take calls and verify sheets; only directors and
 # co-directors change the tournament, seating, rules or locked sheets.
@@ -25,41 +28,86 @@ class TooManyAttempts(Exception):
 
 
 def create_user(email: str, name: str, password: str | None = None) -> tuple[User, str]:
-    """Create an account; returns it and its password (generated when none is given)."""
-    password = password or secrets.token_urlsafe(9)
+    """Create an account; returns it and its password (generated when none is given).
+    Raises WeakPassword for a given password the policy refuses."""
+    password = secrets.token_urlsafe(12) if password is None else password
     user = User(email=email.strip().lower(), name=name.strip() or email.split("@")[0])
     user.set_password(password)
     db.session.add(user)
     return user, password
 
 
+_dummy_hashes: dict[str, str] = {}
+
+
+def _dummy_hash() -> str:
+    """A hash of a random password made with the configured method, checked for unknown
+    emails so they take as long to refuse as a wrong password (no enumeration by timing)."""
+    method = current_app.config.get("PASSWORD_HASH_METHOD", "scrypt")
+    if method not in _dummy_hashes:
+        _dummy_hashes[method] = generate_password_hash(secrets.token_hex(16), method=method)
+    return _dummy_hashes[method]
+
+
+def _locked(since, cooldown_since, limit: int, *where) -> bool:
+    count, last = db.session.execute(
+        select(func.count(), func.max(LoginAttempt.at)).where(LoginAttempt.at >= since, *where)
+    ).one()
+    return count >= limit and last is not None and last >= cooldown_since
+
+
 def authenticate(email: str, password: str, remote_addr: str = "") -> User | None:
-    """The user for these credentials, or None. Raises TooManyAttempts once an email has
-    failed LOGIN_ATTEMPTS times from this address within the window, before even checking
-    the password. Counting per email *and* address means someone guessing at a director's
-    password from their own phone cannot lock the director out mid-event."""
+    """The user for these credentials, or None. Raises TooManyAttempts, before even
+    checking the password, once this address has failed LOGIN_ATTEMPTS times for this
+    email, or LOGIN_ADDRESS_ATTEMPTS times for any emails, within the window, and its last
+    failure is under LOGIN_COOLDOWN_SECONDS old. So past the limit an address gets one
+    guess per cool-down, and a director sharing a venue's address with someone guessing is
+    never held off longer than a cool-down; guesses from elsewhere never lock them out.
+    `remote_addr` is the client's address as the app sees it (behind TRUST_PROXY, the one
+    the proxy added, never a client-supplied X-Forwarded-For entry)."""
+    config = current_app.config
     email = email.strip().lower()
-    window = timedelta(seconds=current_app.config["LOGIN_WINDOW_SECONDS"])
-    since = utcnow() - window
-    failures = db.session.scalar(
-        select(func.count()).select_from(LoginAttempt)
-        .where(LoginAttempt.email == email, LoginAttempt.remote_addr == remote_addr[:64],
-               LoginAttempt.at >= since)
-    )
-    if failures >= current_app.config["LOGIN_ATTEMPTS"]:
+    address = remote_addr[:64]
+    now = utcnow()
+    since = now - timedelta(seconds=config["LOGIN_WINDOW_SECONDS"])
+    cooldown_since = now - timedelta(seconds=config["LOGIN_COOLDOWN_SECONDS"])
+    if _locked(since, cooldown_since, config["LOGIN_ATTEMPTS"],
+               LoginAttempt.email == email, LoginAttempt.remote_addr == address) or \
+            _locked(since, cooldown_since, config["LOGIN_ADDRESS_ATTEMPTS"],
+                    LoginAttempt.remote_addr == address):
         raise TooManyAttempts()
     user = db.session.scalar(select(User).where(User.email == email))
-    if user is not None and user.check_password(password):
-        db.session.execute(delete(LoginAttempt).where(LoginAttempt.email == email))
+    if user is None:
+        check_password_hash(_dummy_hash(), password)
+    elif user.check_password(password):
+        # Only this address's failures: a success elsewhere must not reset an attacker's.
+        db.session.execute(delete(LoginAttempt).where(LoginAttempt.email == email,
+                                                      LoginAttempt.remote_addr == address))
         db.session.commit()
         return user
-    db.session.add(LoginAttempt(email=email, remote_addr=remote_addr[:64]))
+    db.session.add(LoginAttempt(email=email, remote_addr=address, at=now))
+    db.session.execute(delete(LoginAttempt).where(LoginAttempt.at < since))
     db.session.commit()
     return None
 
 
+def cooldown_words() -> str:
+    seconds = current_app.config["LOGIN_COOLDOWN_SECONDS"]
+    minutes = max(1, round(seconds / 60))
+    return "a minute" if minutes == 1 else f"{minutes} minutes"
+
+
 def load_user(user_id: str) -> User | None:
-    return db.session.get(User, int(user_id))
+    """The account of a session cookie, if the cookie is still current: its id carries the
+    account's session version, which sign-out, a new password and removal from a staff
+    raise (cookies from before sessions had versions carry none and are refused)."""
+    match = re.fullmatch(r"(\d{1,12})\.(\d{1,12})", user_id)
+    if match is None:
+        return None
+    user = db.session.get(User, int(match[1]))
+    if user is None or user.session_version != int(match[2]):
+        return None
+    return user
 
 
 def staff_role(tournament: Tournament, user=None) -> str | None:

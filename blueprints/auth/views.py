@@ -1,7 +1,18 @@
+import time
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
-from flask_login import current_user, login_required, login_user, logout_user
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_login import current_user, login_required, login_user, logout_user, user_logged_in
 from sqlalchemy.exc import IntegrityError
 
 from extensions import login_manager
@@ -40,13 +51,15 @@ def sign_in():
                                         request.remote_addr or "")
         except service.TooManyAttempts:
             form.password.errors.append(
-                "Too many wrong passwords for this email. Please wait 15 minutes, or ask "
-                "the tournament director to reset your password."
+                "Too many wrong passwords from here. Please wait "
+                f"{service.cooldown_words()} and try again, or ask the tournament director "
+                "to reset your password."
             )
             return render_template("auth/sign_in.html", form=form), 429
         if user is None:
             form.password.errors.append("That email and password do not match.")
             return render_template("auth/sign_in.html", form=form), 422
+        session.clear()  # nothing from before sign-in carries over into the staff session
         login_user(user)
         return redirect(_safe_next(request.args.get("next")))
     status = 422 if form.errors else 200
@@ -56,8 +69,12 @@ def sign_in():
 @bp.post("/sign-out")
 @login_required
 def sign_out():
-    """Sign out."""
+    """Sign out, here and on every other device signed in to this account: a session
+    cookie copied before now opens nothing."""
+    current_user.end_sessions()
+    db.session.commit()
     logout_user()
+    session.clear()
     flash("You are signed out.")
     return redirect(url_for("player.home"))
 
@@ -136,10 +153,40 @@ def change_password():
             form.current.errors.append("That is not your current password.")
             status = 422
         else:
-            current_user.set_password(form.password.data)
+            user = current_user._get_current_object()
+            user.set_password(form.password.data)  # ends every session of the account...
             db.session.commit()
-            flash("Your password is changed.")
+            login_user(user)  # ...but this one, which just proved the current password
+            flash("Your password is changed. Any other device signed in is now signed out.")
             return redirect(url_for("director.home"))
     elif form.is_submitted():
         status = 422
     return _private((render_template("auth/password.html", form=form), status))
+
+
+@user_logged_in.connect
+def _start_session_clock(sender, user, **extra):
+    # Whatever signed them in (the form, an invitation, a password change), the idle
+    # and daily limits below count from now.
+    session["signed_in_at"] = session["seen_at"] = int(time.time())
+
+
+@bp.before_app_request
+def end_idle_sessions():
+    """A staff session ends after SESSION_IDLE_SECONDS without a request (a phone left in
+    a bag over lunch is fine; overnight is not) and SESSION_MAX_SECONDS after sign-in, a
+    long tournament day. The times live in the signed session cookie; "seen" is
+    refreshed at most once a minute so polling does not rewrite the cookie every time."""
+    if "_user_id" not in session:
+        return
+    now = int(time.time())
+    config = current_app.config
+    signed_in_at, seen_at = session.get("signed_in_at", 0), session.get("seen_at", 0)
+    if now - seen_at > config["SESSION_IDLE_SECONDS"] or \
+            now - signed_in_at > config["SESSION_MAX_SECONDS"]:
+        logout_user()
+        session.clear()
+        flash("You were signed out after a while without using MahjTable. Please sign in "
+              "again.")
+    elif now - seen_at >= 60:
+        session["seen_at"] = now

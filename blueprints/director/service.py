@@ -1171,6 +1171,8 @@ def remove_staff(tournament: Tournament, user: User, staff_id: int) -> None:
         raise SetupError("A tournament needs at least one director.")
     _audit(tournament, user, "staff.remove", f"user:{staff.user_id}",
            before={"email": staff.user.email, "role": staff.role})
+    # Their open sessions end too: a phone they handed back (or lost) opens nothing more.
+    staff.user.end_sessions()
     # A password link given out for this tournament dies with the role it was given for.
     db.session.execute(delete(StaffInvitation).where(
         StaffInvitation.tournament_id == tournament.id, StaffInvitation.purpose == "reset",

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from blueprints.auth import service as auth_service
 from blueprints.auth.service import ANY_STAFF, MANAGE
-from blueprints.common import external_url, render_page_or_partial
+from blueprints.common import external_url, is_loopback, render_page_or_partial
 from models import db, utcnow
 from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, wording
 
@@ -530,7 +530,8 @@ def table_cards(tournament_id):
         url = table_url(tournament, table)
         cards.append({"table": table, "url": url, "qr": service.qr_svg(url, scale=8)})
     return render_template("director/cards.html", tournament=tournament, cards=cards,
-                           form=forms.ConfirmForm())
+                           form=forms.ConfirmForm(),
+                           loopback=any(is_loopback(card["url"]) for card in cards))
 
 
 @bp.post("/t/<int:tournament_id>/tables/<int:number>/rotate")

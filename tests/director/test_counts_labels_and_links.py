@@ -118,8 +118,8 @@ def test_home_hides_the_backup_import_from_a_table_guide(client, tournament, gui
 
 
 def test_home_hides_the_backup_import_from_a_new_account(client, app):
-    make_user("new@example.com", "New Person", "new password")
-    sign_in(client, "new@example.com", "new password")
+    make_user("new@example.com", "New Person", "new person password")
+    sign_in(client, "new@example.com", "new person password")
     body = client.get("/director/").get_data(as_text=True)
     assert "/results/import" not in body and "Create a tournament" in body
 

@@ -1,35 +1,57 @@
 """Fault tests against a real gunicorn: a worker killed mid-submission, a restart
-mid-round, two phones on one sheet, concurrent writers on SQLite.
+mid-round, two phones on one sheet, concurrent writers, twenty phones saving one game and
+ten calling from one table at once.
 
 They drive the app over HTTP exactly as the benchmark's phones do (bench/table_flow.py:
 plain form posts with the sheet version and idempotency key from the page) and then read
-the database. Marked `fault`; they run in `make test` on the SQLite leg."""
+the database. Marked `fault`; they run in `make test` on both legs: on SQLite each server
+has its own file, on PostgreSQL its own database on TEST_DATABASE_URL's server, created
+for the test and dropped after."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import re
+import secrets
 import signal
 import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, make_url, text
 
 from bench import flows, table_flow
 from bench.__main__ import Client, Stats
 from e2e.conftest import LiveServer
 
-pytestmark = [
-    pytest.mark.fault,
-    pytest.mark.skipif(os.environ.get("MAHJTABLE_TEST_BACKEND") == "postgres",
-                       reason="runs once, on the SQLite leg (the servers use their own SQLite)"),
-]
+pytestmark = [pytest.mark.fault]
+
+BACKEND = os.environ.get("MAHJTABLE_TEST_BACKEND", "sqlite")
 
 
 @pytest.fixture
-def server(tmp_path):
-    server = LiveServer(tmp_path, {"WEB_CONCURRENCY": "3"})
+def database_url(tmp_path):
+    """The live server's own database, on the backend this leg tests."""
+    if BACKEND != "postgres":
+        yield "sqlite:///" + str(tmp_path / "fault.db")
+        return
+    from app import normalise_database_url
+
+    server_url = make_url(normalise_database_url(os.environ["TEST_DATABASE_URL"]))
+    name = f"mahjtable_fault_{secrets.token_hex(4)}"
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    yield server_url.set(database=name).render_as_string(hide_password=False)
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture
+def server(tmp_path, database_url):
+    server = LiveServer(tmp_path, {"WEB_CONCURRENCY": "3"}, database_url=database_url)
     server.flask("db", "upgrade")
     yield server
     server.stop()
@@ -165,8 +187,8 @@ def test_two_phones_editing_one_sheet_get_a_409_not_a_lost_update(server):
         assert [g.record.get("winner") for g in games] == ["E"]  # the first save stands
 
 
-def test_concurrent_writers_on_sqlite_never_get_a_500(tmp_path):
-    server = LiveServer(tmp_path, {"WEB_CONCURRENCY": "8"})
+def test_concurrent_writers_never_get_a_500(tmp_path, database_url):
+    server = LiveServer(tmp_path, {"WEB_CONCURRENCY": "8"}, database_url=database_url)
     server.flask("db", "upgrade")
     seed = flows.seed(server.database_url, 24)
     server.start()
@@ -199,3 +221,83 @@ def test_concurrent_writers_on_sqlite_never_get_a_500(tmp_path):
         assert report[-1].startswith("- **PASS**"), "\n".join(report)
     finally:
         server.stop()
+
+
+class Recording(Client):
+    """A phone that notes every answer's status."""
+
+    def __init__(self, base, stats, statuses):
+        super().__init__(base, stats)
+        self.statuses = statuses
+
+    async def request(self, label, method, url, **kwargs):
+        response = await super().request(label, method, url, **kwargs)
+        if response is not None:
+            self.statuses.append((label, response.status_code))
+        return response
+
+
+def test_twenty_phones_saving_the_same_game_at_once_store_it_once(server):
+    seed = flows.seed(server.database_url, 1)
+    server.start()
+    statuses: list[tuple[str, int]] = []
+
+    async def run():
+        phones = [Recording(server.url, Stats(), statuses) for _ in range(20)]
+        try:
+            # Every phone opens the entry form first: all hold the same sheet version,
+            # each its own request key; then all save at once.
+            pages = await asyncio.gather(*(p.request("entry page", "GET",
+                                                     flows.table_url(seed, 1, "/game"))
+                                           for p in phones))
+            forms = [table_flow.Forms(page.text).find("/game") for page in pages]
+            game = flows.GAMES[0]
+            await asyncio.gather(*(
+                phone.request("save game", "POST", form["action"], ok=(303, 409),
+                              data={**form["fields"],
+                                    **table_flow.game_fields(game, table_flow.signer_of(game))})
+                for phone, form in zip(phones, forms, strict=True)))
+        finally:
+            await asyncio.gather(*(p.close() for p in phones))
+
+    asyncio.run(run())
+    saves = sorted(code for label, code in statuses if label == "save game")
+    assert saves == [303] + [409] * 19, saves
+    with server.app_context():
+        from sqlalchemy import func, select
+
+        from models import GameEntry, Scoresheet, db
+
+        assert db.session.scalar(select(func.count()).select_from(GameEntry)) == 1
+        assert db.session.scalar(select(Scoresheet.version)) == 2  # one change, not twenty
+
+
+def test_ten_phones_calling_from_one_table_at_once_make_one_call(server):
+    seed = flows.seed(server.database_url, 1)
+    server.start()
+    statuses: list[tuple[str, int]] = []
+
+    async def run():
+        phones = [Recording(server.url, Stats(), statuses) for _ in range(10)]
+        try:
+            pages = await asyncio.gather(*(p.request("table page", "GET",
+                                                     flows.table_url(seed, 1))
+                                           for p in phones))
+            forms = [table_flow.Forms(page.text).find("/calls/t/") for page in pages]
+            await asyncio.gather(*(
+                phone.request("call", "POST", form["action"], ok=(302,),
+                              data={**form["fields"], "reason": "ruling"})
+                for phone, form in zip(phones, forms, strict=True)))
+        finally:
+            await asyncio.gather(*(p.close() for p in phones))
+
+    asyncio.run(run())
+    calls = [code for label, code in statuses if label == "call"]
+    assert calls == [302] * 10, calls
+    with server.app_context():
+        from sqlalchemy import select
+
+        from models import DirectorCall, db
+
+        open_calls = db.session.scalars(select(DirectorCall)).all()
+        assert [(c.state, c.reason) for c in open_calls] == [("open", "ruling")]
