@@ -237,6 +237,8 @@ def create_app(config: dict | None = None) -> Flask:
     compress.init_app(app)
 
     register_blueprints(app)
+    register_live_polls(app)
+    register_favicon(app)
     register_error_pages(app)
     register_origin_check(app)
     register_security_headers(app)
@@ -261,6 +263,26 @@ def register_blueprints(app: Flask) -> None:
     for bp in (auth_bp, director_bp, table_bp, player_bp, clock_bp, display_bp, calls_bp,
                results_bp):
         app.register_blueprint(bp)
+
+
+def register_live_polls(app: Flask) -> None:
+    # One poll per live page; its unchanged answer (204) is given before Flask opens the
+    # session or loads the user (see blueprints/live/fast.py).
+    from blueprints.live import fast
+    from blueprints.live.views import bp as live_bp
+
+    app.register_blueprint(live_bp)
+    fast.install(app)
+
+
+def register_favicon(app: Flask) -> None:
+    # Browsers ask for /favicon.ico on every first visit: a 113-byte icon, cached for a
+    # year, instead of a 404 page over the venue's slow Wi-Fi.
+    @app.get("/favicon.ico")
+    def favicon():
+        response = app.send_static_file("favicon.png")
+        response.headers["Cache-Control"] = "public, max-age=31536000"
+        return response
 
 
 def register_error_pages(app: Flask) -> None:

@@ -26,7 +26,6 @@ import asyncio
 import os
 import platform
 import re
-import resource
 import ssl
 import subprocess
 import sys
@@ -38,7 +37,7 @@ from pathlib import Path
 
 import httpx
 
-from bench import flows
+from bench import flows, wrk
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
@@ -173,7 +172,7 @@ def gunicorn(app_spec: str, env: dict, log: Path):
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 120  # a busy shared machine starts slowly
             while True:
                 try:
                     httpx.get(url + "/", timeout=2)
@@ -182,7 +181,7 @@ def gunicorn(app_spec: str, env: dict, log: Path):
                     if process.poll() is not None or time.monotonic() > deadline:
                         raise RuntimeError(f"gunicorn did not start; see {log}") from None
                     time.sleep(0.2)
-            yield url
+            yield url, process.pid
         finally:
             process.terminate()
             process.wait(15)
@@ -221,37 +220,94 @@ async def run(args) -> str:
               f"- gunicorn: gunicorn.conf.py (sync workers, WEB_CONCURRENCY="
               f"{os.environ.get('WEB_CONCURRENCY', '2 per core + 1')}), loopback", ""]
 
-    with gunicorn("bench.floor:app", env, workdir / "floor.log") as floor_url:
-        floor_rps, _ = await closed_loop(floor_url, "/", args.concurrency, args.burst)
-    report += [f"Floor (bare Flask endpoint, {args.concurrency} clients, {args.burst:.0f} s): "
-               f"**{floor_rps:.0f} req/s**", ""]
+    pg_port = _port(database_url)
+    with gunicorn("bench.floor:app", env, workdir / "floor.log") as (floor_url, floor_pid):
+        before = wrk.tree_cpu(floor_pid)
+        floor = wrk.run(floor_url + "/", args.burst, connections=args.concurrency)
+        floor_cpu_ms = (wrk.tree_cpu(floor_pid) - before) * 1000 / max(1, floor.requests)
+    floor_rps = floor.rps
+    report += ["## Throughput (wrk, same run)", "",
+               f"`wrk -t2 -c{args.concurrency} -d{args.burst:g}s` per path, one after the "
+               "other, against the same gunicorn config; server CPU is the gunicorn "
+               "master's and workers' CPU time during that run (from /proc).", "",
+               "On a shared machine the server gets an unsteady share of the cores, so "
+               "req/s moves with the neighbours; CPU per request moves much less, and "
+               "`x floor (CPU)` = the floor's CPU per request / this path's says how many "
+               "of these the server answers for each floor request given the same CPU.", "",
+               "| path | status | req/s | x floor | p50 ms | p99 ms | server CPU ms/request "
+               "| x floor (CPU) | wrk CPU s | errors |",
+               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+               f"| bare Flask floor | 200 | {floor.rps:,.0f} | 1.00 | {floor.p50_ms:.1f} | "
+               f"{floor.p99_ms:.1f} | {floor_cpu_ms:.2f} | 1.00 | {floor.generator_cpu:.1f} | "
+               f"{floor.non_2xx + floor.errors} |"]
+    measured: dict[str, tuple] = {}
 
-    with gunicorn("app:create_app()", env, workdir / "app.log") as url:
-        poll_path = flows.unchanged_poll_path(url, seed)
-        poll_rps, poll_errors = await closed_loop(url, poll_path, args.concurrency, args.burst,
-                                                  ok=(204,))
-        report += [f"Unchanged clock poll (204 path) `{poll_path.split('?')[0]}`: "
-                   f"**{poll_rps:.0f} req/s = {poll_rps / floor_rps:.2f} x floor** "
-                   f"(target >= 0.5), {poll_errors} errors", ""]
+    with gunicorn("app:create_app()", env, workdir / "app.log") as (url, server_pid):
+        paths = flows.poll_paths(url, seed)
+        for name, path in paths.items():
+            headers = {"HX-Request": "true"} if "poll" in name else {}
+            before = wrk.tree_cpu(server_pid)
+            result = wrk.run(url + path, args.burst, connections=args.concurrency,
+                             headers=headers)
+            per_request = (wrk.tree_cpu(server_pid) - before) * 1000 / max(1, result.requests)
+            measured[name] = (result, per_request)
+            status = 204 if "unchanged" in name else 200
+            report.append(
+                f"| {name} | {status} | {result.rps:,.0f} | {result.rps / floor_rps:.2f} | "
+                f"{result.p50_ms:.1f} | {result.p99_ms:.1f} | {per_request:.2f} | "
+                f"{floor_cpu_ms / per_request if per_request else 0:.2f} | "
+                f"{result.generator_cpu:.1f} | {result.non_2xx + result.errors} |")
+        one = measured["one poll, unchanged"][0].rps / floor_rps
+        pages = min(measured[n][0].rps for n in ("table page", "entry page")) / floor_rps
+        one_cpu = floor_cpu_ms / measured["one poll, unchanged"][1]
+        pages_cpu = floor_cpu_ms / max(measured[n][1] for n in ("table page", "entry page"))
+        three = sum(measured[n][1] for n in measured if n.endswith("alone, unchanged"))
+        report += ["", f"One poll unchanged: **{one:.2f} x floor** by req/s, **{one_cpu:.2f} x** "
+                   f"by CPU (target >= 0.5); the slower page: **{pages:.2f} x** by req/s, "
+                   f"**{pages_cpu:.2f} x** by CPU (target >= 0.15). A table page made the "
+                   f"three separate polls above every interval ({three:.2f} CPU-ms); it now "
+                   f"makes one ({measured['one poll, unchanged'][1]:.2f} CPU-ms).", ""]
 
         sizes = await flows.page_sizes(url, seed)  # before the round end: entry pages exist
+
+        # One table's round, alone: K tables enter, initial and submit with nothing else
+        # running, so their server CPU is theirs.
+        alone = sorted(seed.tables)[-max(1, min(20, len(seed.tables) // 5)):]
+        alone_stats = Stats()
+        before = wrk.tree_cpu(server_pid)
+        pg_before = wrk.postgres_cpu(pg_port)
+        await flows.table_rounds(url, seed, alone, alone_stats, Client)
+        east_ms = (wrk.tree_cpu(server_pid) - before) * 1000 / len(alone)
+        pg_after = wrk.postgres_cpu(pg_port)
+        east_pg_ms = ((pg_after - pg_before) * 1000 / len(alone)
+                      if pg_before is not None and pg_after is not None else None)
+        versions = flows.sheet_versions(database_url, seed, alone)
+        report += cpu_per_table_round(args, measured, east_ms, east_pg_ms, versions,
+                                      len(alone))
+
         stats = Stats()
-        cpu_before = resource.getrusage(resource.RUSAGE_SELF)
-        await flows.round_end(url, seed, stats, args, Client)
+        generator_before = wrk.self_cpu()
+        server_before = wrk.tree_cpu(server_pid)
+        pg_before = wrk.postgres_cpu(pg_port)
+        await flows.round_end(url, seed, stats, args, Client, done=frozenset(alone))
         stats.ended = time.monotonic()
-        cpu_after = resource.getrusage(resource.RUSAGE_SELF)
-        generator_cpu = (cpu_after.ru_utime - cpu_before.ru_utime
-                         + cpu_after.ru_stime - cpu_before.ru_stime)
+        generator_cpu = wrk.self_cpu() - generator_before
+        server_cpu = wrk.tree_cpu(server_pid) - server_before
+        pg_after = wrk.postgres_cpu(pg_port)
         report += ["## Round end (open loop)", "",
-                   f"{args.tables} Easts submitting 4 games each, starts spread over "
-                   f"{args.spread:.0f} s; {args.tables * 4} phones polling the clock every "
-                   f"{args.poll:.0f} s; calls from 10% of tables; directors working the queue; "
-                   "players opening the standings.", ""]
+                   f"{args.tables - len(alone)} Easts submitting 4 games each (the other "
+                   f"{len(alone)} submitted above), starts spread over {args.spread:.0f} s; "
+                   f"{args.tables * 4} phones each making their page's one poll every "
+                   f"{args.poll:.0f} s; calls from 10% of tables; directors working the "
+                   "queue; players opening the standings.", ""]
         report += stats.table(floor_rps)
         wall = stats.ended - stats.started
-        report += ["", f"The load generator itself used {generator_cpu:.0f} CPU-seconds in "
-                   f"these {wall:.0f} s ({generator_cpu / wall:.0%} of one core) on the same "
-                   f"{os.cpu_count()} cores as the server."]
+        report += ["", f"CPU in these {wall:.0f} s: server (gunicorn) {server_cpu:.1f} s "
+                   f"({server_cpu / wall:.0%} of one core), load generator "
+                   f"{generator_cpu:.1f} s ({generator_cpu / wall:.0%})"
+                   + (f", PostgreSQL {pg_after - pg_before:.1f} s"
+                      if pg_before is not None and pg_after is not None else "")
+                   + f", on {os.cpu_count()} cores shared by all of them."]
         if stats.error_examples:
             report += ["", "Errors (first of each):", ""]
             report += [f"- {label}: `{text}`" for label, text in stats.error_examples.items()]
@@ -262,9 +318,90 @@ async def run(args) -> str:
 
     report += ["", "## Database check", ""]
     report += flows.check_database(database_url, seed)
-    report += ["", "## Standings of a finished event (one query and one pass)", ""]
-    report += flows.standings_speed(database_url, args.tables)
+    report += ["", "## Standings of a finished event (target < 50 ms)", ""]
+    report += flows.standings_speed(database_url, 150)  # 600 players, whatever --tables
     return "\n".join(report) + "\n"
+
+
+async def capacity(args) -> str:
+    """The round end at each of args.capacity's table counts (bench/capacity.py)."""
+    from contextlib import asynccontextmanager
+
+    from bench import capacity as search
+
+    base_env = {**os.environ, "SECRET_KEY": "bench", "PYTHONFAULTHANDLER": "1",
+                "POLL_SECONDS": str(args.poll)}
+    base_env.pop("BASE_URL", None)
+    given = os.environ.get("DATABASE_URL")
+
+    @asynccontextmanager
+    async def run_env(tables):
+        workdir = Path(tempfile.mkdtemp(prefix="mahjtable-capacity-"))
+        database_url = given or f"sqlite:///{workdir / 'bench.db'}"
+        env = {**base_env, "DATABASE_URL": database_url}
+        reset_database(database_url, env)
+        seed = flows.seed(database_url, tables)
+        with gunicorn("app:create_app()", env, workdir / "app.log") as (url, pid):
+            yield url, pid, seed, database_url
+
+    steps = []
+    for tables in args.capacity:
+        steps.append(await search.step(tables, args, run_env))
+        print(f"{tables} tables: p95 {steps[-1].save_p95_ms:.0f} ms, "
+              f"{steps[-1].errors} errors", file=sys.stderr)
+    out = ROOT / "bench" / "out"
+    out.mkdir(exist_ok=True)
+    (out / "capacity.svg").write_text(search.chart(steps))
+    report = [f"# MahjTable capacity search: {', '.join(map(str, args.capacity))} tables", "",
+              f"- command: `python -m bench {' '.join(sys.argv[1:])}`",
+              f"- machine: {platform.platform()}, {os.cpu_count()} cores, "
+              f"Python {platform.python_version()}",
+              f"- database: {'PostgreSQL' if given else 'SQLite'}", ""]
+    report += search.report(steps, args)
+    report += ["![save p95 and errors against table count](out/capacity.svg)", ""]
+    return "\n".join(report) + "\n"
+
+
+def _port(database_url: str) -> int | None:
+    found = re.search(r"@[^/:]+:(\d+)/", database_url)
+    return int(found.group(1)) if found and database_url.startswith("postgres") else None
+
+
+def cpu_per_table_round(args, measured, east_ms, east_pg_ms, versions, tables) -> list[str]:
+    """Server CPU for one table's 50-minute round, from the parts measured above: East's
+    requests (measured alone), four phones' unchanged polls, and their changed polls
+    (one per sheet change and clock change)."""
+    round_seconds, end_seconds = 50 * 60, 10 * 60
+    unchanged_ms = measured["one poll, unchanged"][1]
+    changed_ms = measured["one poll, panel changed"][1]
+    polls = 4 * round_seconds / args.poll
+    changes = (sum(versions) / len(versions) if versions else 12) + 3  # + start, time, end
+    total = east_ms + (polls - 4 * changes) * unchanged_ms + 4 * changes * changed_ms
+    # The last 10 minutes hold every table's entries: the busiest stretch of the round.
+    end_polls = 4 * end_seconds / args.poll
+    end_total = east_ms + (end_polls - 4 * changes) * unchanged_ms + 4 * changes * changed_ms
+    per_core = round_seconds * 1000 / total
+    end_per_core = end_seconds * 1000 / end_total
+    cores = os.cpu_count() or 1
+    rows = ["## Server CPU per table-round", "",
+            f"- East's round alone ({tables} tables: table page, 4 x entry page and save, "
+            f"review, 4 initials, submit, and the pages each redirect to): "
+            f"**{east_ms:.0f} CPU-ms** per table"
+            + (f" (PostgreSQL: {east_pg_ms:.0f} ms more)" if east_pg_ms is not None else ""),
+            f"- one unchanged poll: {unchanged_ms:.2f} CPU-ms; one changed poll (the panel "
+            f"out of band): {changed_ms:.2f} CPU-ms; a sheet changed {changes - 3:.0f} "
+            f"times in a round here, the clock 3 times",
+            f"- four phones polling every {args.poll} s for 50 minutes: {polls:.0f} polls, "
+            f"{4 * changes:.0f} of them changed",
+            f"- **one table-round: {total:.0f} server CPU-ms** "
+            f"({east_ms:.0f} East + {total - east_ms:.0f} polls)",
+            f"- capacity over the whole round: {per_core:,.0f} tables per core, "
+            f"{per_core * cores:,.0f} on this machine's {cores} cores;",
+            f"- in the last 10 minutes, when every East enters (the binding case): "
+            f"{end_per_core:,.0f} tables per core, **{end_per_core * cores:,.0f} tables "
+            f"({end_per_core * cores * 4:,.0f} players) on this machine**, if nothing else "
+            "used the cores (the database, the load generator, other tenants)", ""]
+    return rows
 
 
 def main(argv=None) -> None:
@@ -273,15 +410,18 @@ def main(argv=None) -> None:
     parser.add_argument("--poll", type=int, default=10, help="clock poll interval, s")
     parser.add_argument("--spread", type=float, default=60.0,
                         help="Easts start submitting within this many seconds")
-    parser.add_argument("--concurrency", type=int, default=32,
-                        help="clients for the closed-loop floor and poll measurements")
-    parser.add_argument("--burst", type=float, default=10.0,
-                        help="seconds for each closed-loop measurement")
+    parser.add_argument("--concurrency", type=int, default=50,
+                        help="wrk connections for the throughput runs")
+    parser.add_argument("--burst", type=float, default=6.0,
+                        help="seconds of each wrk run")
+    parser.add_argument("--capacity", type=lambda text: [int(n) for n in text.split(",")],
+                        help="instead: the round end at these table counts (e.g. "
+                        "100,200,400), with --spread 600 for a realistic pace")
     args = parser.parse_args(argv)
-    report = asyncio.run(run(args))
+    report = asyncio.run(capacity(args) if args.capacity else run(args))
     out = ROOT / "bench" / "out"
     out.mkdir(exist_ok=True)
-    (out / "last.md").write_text(report)
+    (out / ("capacity.md" if args.capacity else "last.md")).write_text(report)
     print(report)
 
 

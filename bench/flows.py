@@ -74,16 +74,55 @@ def table_url(seed: Seed, number: int, suffix: str = "") -> str:
     return f"/t/{seed.code}/{number}{suffix}?k={seed.tables[number]}"
 
 
-def unchanged_poll_path(base: str, seed: Seed) -> str:
-    """The clock poll with the version the page shows: answered 204."""
+LIVE_PART = re.compile(r'data-live="(\w+)" data-live-version="([^"]*)"')
+LIVE_URL = re.compile(r'<div id="live"[^>]*hx-get="([^"]+)"')
+
+
+def live_poll(page_html: str) -> tuple[str, dict[str, str]] | None:
+    """The page's one poll: its URL and the version of every live part the page shows."""
+    found = LIVE_URL.search(page_html)
+    if not found:
+        return None
+    return found.group(1).replace("&amp;", "&"), dict(LIVE_PART.findall(page_html))
+
+
+def with_versions(url: str, versions: dict[str, str]) -> str:
+    """The poll's URL as the browser sends it (static/js/app.js adds the versions)."""
+    return url + "".join(f"&{name}={value}" for name, value in versions.items())
+
+
+def poll_paths(base: str, seed: Seed) -> dict[str, str]:
+    """The paths the throughput runs measure, as a phone at table 1 sends them, each
+    checked once: the page's one poll unchanged (204) and changed (200), the three
+    separate polls a table page made before it had one (each 204), and two pages."""
     page = httpx.get(base + table_url(seed, 1), timeout=10).text
-    match = re.search(r'hx-get="([^"]*clock[^"]*)"', page)
-    if not match:
-        raise RuntimeError("the table page has no clock poll")
-    return match.group(1).replace("&amp;", "&")
+    found = live_poll(page)
+    if not found:
+        raise RuntimeError("the table page has no live poll")
+    url, versions = found
+    paths = {
+        "one poll, unchanged": with_versions(url, versions),
+        "one poll, panel changed": with_versions(url, {**versions, "panel": "1-0-0-x"}),
+        "clock poll alone, unchanged": f"/clock/{seed.code}?v={versions['clock']}",
+        "panel poll alone, unchanged": table_url(seed, 1) + f"&v={versions['panel']}",
+        "call-bar poll alone, unchanged": f"/calls/t/{seed.code}/1?k={seed.tables[1]}"
+                                          f"&v={versions['call']}",
+        "table page": table_url(seed, 1),
+        "entry page": table_url(seed, 1, "/game"),
+    }
+    expected = {"one poll, unchanged": 204, "one poll, panel changed": 200,
+                "table page": 200, "entry page": 200}
+    for name, path in paths.items():
+        status = httpx.get(base + path, headers={"HX-Request": "true"} if "poll" in name
+                           else {}, timeout=10).status_code
+        if status != expected.get(name, 204):
+            raise RuntimeError(f"{name}: {path} answered {status}")
+    return paths
 
 
-async def round_end(base: str, seed: Seed, stats, args, client_class) -> None:
+async def round_end(base: str, seed: Seed, stats, args, client_class,
+                    done: frozenset[int] = frozenset()) -> None:
+    """The round end; the tables in `done` have submitted already (their phones poll)."""
     stop = asyncio.Event()
     pollers = [asyncio.create_task(phone(base, seed, number, stats, args, client_class, stop))
                for number in seed.tables for _ in range(4)]
@@ -94,7 +133,7 @@ async def round_end(base: str, seed: Seed, stats, args, client_class) -> None:
     callers = set(random.Random(3).sample(sorted(seed.tables), max(1, len(seed.tables) // 10)))
     easts = [asyncio.create_task(east(base, seed, number, number in callers, stats, args,
                                       client_class))
-             for number in seed.tables]
+             for number in seed.tables if number not in done]
     await asyncio.gather(*easts)
     await asyncio.sleep(args.poll)
     stop.set()
@@ -108,17 +147,16 @@ async def phone(base, seed, number, stats, args, client_class, stop) -> None:
         # all in the same millisecond.
         await asyncio.sleep(random.uniform(0, args.poll))
         page = await client.request("table page", "GET", table_url(seed, number))
-        match = page is not None and re.search(r'hx-get="([^"]*clock[^"]*)"', page.text)
-        if not match:
+        found = page is not None and live_poll(page.text)
+        if not found:
             return
-        path = match.group(1).replace("&amp;", "&")
+        url, versions = found
         await pause(stop, args.poll)
         while not stop.is_set():
-            response = await client.request("clock poll", "GET", path,
+            response = await client.request("live poll", "GET", with_versions(url, versions),
                                             headers={"HX-Request": "true"})
             if response is not None and response.status_code == 200:
-                found = re.search(r'hx-get="([^"]*clock[^"]*)"', response.text)
-                path = found.group(1).replace("&amp;", "&") if found else path
+                versions.update(LIVE_PART.findall(response.text))
             await pause(stop, args.poll)
     finally:
         await client.close()
@@ -185,6 +223,41 @@ async def page_sizes(base: str, seed: Seed) -> list[str]:
     rows += ["", "Target: under 30 KB compressed, htmx included. Assets are then cached for a "
              "year (their URLs change with the file), so later pages cost only their HTML."]
     return rows
+
+
+async def table_rounds(base: str, seed: Seed, numbers: list[int], stats, client_class,
+                       parallel: int = 4) -> None:
+    """Easts of these tables enter their four games, initial and submit, `parallel` at a
+    time, with nothing else running: what one table's round costs the server."""
+    from bench import table_flow
+
+    queue = list(numbers)
+
+    async def worker():
+        while queue:
+            number = queue.pop()
+            client = client_class(base, stats)
+            try:
+                await table_flow.enter_round(client, seed, number, GAMES)
+            finally:
+                await client.close()
+
+    await asyncio.gather(*(worker() for _ in range(parallel)))
+
+
+def sheet_versions(database_url: str, seed: Seed, numbers: list[int]) -> list[int]:
+    """The final version of these tables' sheets: how many times each changed."""
+    from sqlalchemy import select
+
+    from models import Round, Scoresheet, Table, db
+
+    app = app_for(database_url)
+    with app.app_context():
+        return list(db.session.scalars(
+            select(Scoresheet.version).join(Round, Round.id == Scoresheet.round_id)
+            .join(Table, Table.id == Scoresheet.table_id)
+            .where(Round.tournament_id == seed.tournament_id,
+                   Round.number == seed.round_no, Table.number.in_(numbers))))
 
 
 def check_database(database_url: str, seed: Seed) -> list[str]:
@@ -270,19 +343,38 @@ def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[st
         db.session.commit()
         statements = []
         listener = lambda *args: statements.append(1)  # noqa: E731
-        timings = []
+        timings, cpu = [], []
         for _ in range(5):
             db.session.expire_all()
             statements.clear()
             event.listen(db.engine, "before_cursor_execute", listener)
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             result = board(tournament, provisional=False)
             timings.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
             event.remove(db.engine, "before_cursor_execute", listener)
+        # The same main standings from every game, as they were computed before: the
+        # database's summing against Python's, in the same conditions.
+        from blueprints.results.service import load_results
+        from tournament.standings import Competition
+
+        every_game = []
+        for _ in range(5):
+            db.session.expire_all()
+            start_cpu = time.process_time()
+            results = load_results(tournament.id)
+            Competition("main", "Overall", 1, rounds).standings(results.official,
+                                                                results.entrants)
+            every_game.append(time.process_time() - start_cpu)
         games = tables * rounds * 4
         return [f"- {tables * 4} players, {rounds} rounds, {games} games ({games * 4} scores), "
                 f"every sheet submitted: `board(tournament)` median "
-                f"**{statistics.median(timings) * 1000:.0f} ms** (min "
+                f"**{statistics.median(timings) * 1000:.0f} ms** wall (min "
                 f"{min(timings) * 1000:.0f}, max {max(timings) * 1000:.0f}) over 5 runs, "
+                f"median **{statistics.median(cpu) * 1000:.0f} CPU-ms** (SQLite runs in this "
+                f"process, so its work is included; PostgreSQL's is not), "
                 f"**{len(statements)} SQL statements** per call; "
-                f"{len(result.tables)} competition(s), {len(result.tables[0].lines)} lines"]
+                f"{len(result.tables)} competition(s), {len(result.tables[0].lines)} lines",
+                f"- the same standings ranked from every game (load_results + standings, the "
+                f"way board() worked before): median "
+                f"{statistics.median(every_game) * 1000:.0f} CPU-ms"]

@@ -32,10 +32,11 @@ def render_page_or_partial(page: str, partial: str, status: int = 200, **context
     return response
 
 
-def external_url(endpoint: str, **values) -> str:
-    """An absolute URL for QR codes and printed cards: BASE_URL (e.g. the venue laptop's
-    LAN address) when set, else the address this request came in on."""
-    base = current_app.config.get("BASE_URL")
+def external_url(endpoint: str, _tournament=None, **values) -> str:
+    """An absolute URL for QR codes and printed cards: the tournament's own public address
+    when the director set one, else BASE_URL (e.g. the venue laptop's LAN address), else
+    the address this request came in on."""
+    base = getattr(_tournament, "public_url", None) or current_app.config.get("BASE_URL")
     if base:
         return base + url_for(endpoint, **values)
     return url_for(endpoint, _external=True, **values)

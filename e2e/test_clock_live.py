@@ -94,7 +94,7 @@ def test_director_runs_the_clock_and_every_screen_follows(live_server, director_
         assert seconds(clock_time(table)) < first <= 50 * 60
 
         # A phone waking from sleep asks at once ("clock:sync"), sending what it shows.
-        with table.expect_request(lambda r: "/clock/" in r.url and "shown=" in r.url,
+        with table.expect_request(lambda r: "/live/" in r.url and "shown=" in r.url,
                                   timeout=1000):
             table.evaluate("htmx.trigger(document.querySelector('#clock'), 'clock:sync')")
 
@@ -133,7 +133,7 @@ def test_director_runs_the_clock_and_every_screen_follows(live_server, director_
         for screen in (table, display):
             expect(screen.locator("#clock")).to_have_class(re.compile(r"clock--warn-5"),
                                                            timeout=WITHIN_ONE_POLL)
-            expect(screen.locator("#clock")).to_contain_text("5 minutes left")
+            expect(screen.locator("#clock")).to_contain_text("5 minutes or less")
         screenshot(display, "clock-display-warning")
         assert_accessible(display)
 

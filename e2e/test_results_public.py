@@ -62,13 +62,13 @@ def east_submits_a_self_picked_50_for_south(phone, table_url):
     tap(phone, "winner", "S")
     tap(phone, "value", "50")
     tap(phone, "win_by", "self")
-    save(phone, "PT", "Player 2 (South) initials game 1", 1)
+    save(phone, "PT", "Hand the phone to Player 2 (South) to initial game 1", 1)
     return phone
 
 
 def initial_and_submit(phone):
     phone.get_by_role("link", name=re.compile("Review the round")).click()
-    phone.get_by_text("Time called before the games were played?").click()
+    phone.get_by_text("Time was called before games 2–4 were finished?").click()
     phone.get_by_label("Yes, the director called time").check()
     phone.get_by_role("button", name=re.compile("as time called")).click()
     expect(phone.get_by_role("heading", level=1)).to_contain_text("review")

@@ -1,5 +1,6 @@
-"""Two phones at one table: the second save of the same game gets a plain explanation and
-the current sheet (409), keeps what was tapped, and saves only when tapped again."""
+"""Two phones at one table: the second save of the same game shows what the other phone
+saved beside what this one has (409), keeps what was tapped with its game, and East
+chooses."""
 
 from __future__ import annotations
 
@@ -28,18 +29,19 @@ def test_a_stale_save_shows_the_current_sheet_and_keeps_the_entry(live_server, p
     page.locator("label[for=win_by-self]").click()
     page.locator("#initials").fill("DO")
     page.get_by_role("button", name="Save game 1").click()
-    expect(page.get_by_role("alert")).to_contain_text("Someone changed this sheet")
-    expect(page.locator(".banner-conflict table.sheet")).to_contain_text("Wall game")
+    # the other phone's game 1 beside this one's; the answers stay with game 1
+    expect(page.get_by_role("alert")).to_contain_text("Another phone saved game 1")
+    expect(page.locator("#conflict")).to_contain_text("Wall game")
     expect(page.locator("#winner-N")).to_be_checked()
     expect(page.locator("#initials")).to_have_value("DO")
     screenshot(page, "table-conflict")
     assert_accessible(page)
-    # East reads the sheet and decides this was the next game: one more tap saves it
-    page.get_by_role("button", name="Save game 2").click()
-    expect(page.get_by_text("Game 2 saved.")).to_be_visible()
+    # East reads both and decides this phone's is right: one tap corrects game 1
+    page.get_by_role("button", name="Correct game 1 with mine").click()
+    expect(page.get_by_text("Game 1 saved.")).to_be_visible()
     rows = page.locator("table.sheet tbody tr")
-    expect(rows).to_have_count(2)
-    expect(rows.nth(1).locator("td").nth(3)).to_have_text("50")
+    expect(rows).to_have_count(1)
+    expect(rows.nth(0).locator("td").nth(3)).to_have_text("50")
 
 
 def test_a_save_lost_to_the_wifi_keeps_the_entry_and_saves_once_on_retry(live_server, page):
@@ -50,7 +52,7 @@ def test_a_save_lost_to_the_wifi_keeps_the_entry_and_saves_once_on_retry(live_se
     page.locator("#initials").fill("CC")
     page.context.set_offline(True)
     page.get_by_role("button", name="Save game 1").click()
-    expect(page.locator("#send-status")).to_contain_text("Not sent")
+    expect(page.locator("#step-sign .send-note")).to_contain_text("Tap Save again")
     expect(page.locator("#outcome-wall")).to_be_checked()
     expect(page.locator("#initials")).to_have_value("CC")
     page.context.set_offline(False)

@@ -31,7 +31,7 @@ def test_east_enters_games_without_javascript(live_server, plain_phone):
     page.get_by_role("button", name="Show the scores first").click()
     expect(page.locator("#live-scores")).to_contain_text("self-picked +10 (TNT)")
     expect(page.locator("label[for=initials]")).to_contain_text(
-        "Carol Chen (West) initials game 1")
+        "Hand the phone to Carol Chen (West) to initial game 1")
     page.get_by_role("button", name="Save game 1").click()
     expect(page.get_by_text("Game 1 saved.")).to_be_visible()
     row = page.locator("table.sheet tbody tr").first

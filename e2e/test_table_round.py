@@ -89,7 +89,7 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
     expect(page.locator("#err-sign")).to_contain_text("initials")
     expect(page.locator("#winner-S")).to_be_checked()
     expect(page.locator("#jokerless")).to_be_checked()
-    save(page, "BG", "Bea Goldberg (South) initials game 1", 1)
+    save(page, "BG", "Hand the phone to Bea Goldberg (South) to initial game 1", 1)
     expect(sheet_row(page, 1)).to_contain_text("Bea Goldberg, self-picked")
     expect(sheet_row(page, 1).locator("td").nth(1)).to_have_text(str(numbers["g1_south"]))
 
@@ -103,7 +103,7 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
     tap(page, "exposures", "2")
     expect(live_score(page, 3)).to_have_text(str(numbers["g2_thrower"]))
     expect(live_score(page, 0)).to_have_text("25")
-    save(page, "CC", "Carol Chen (West) initials game 2", 2)
+    save(page, "CC", "Hand the phone to Carol Chen (West) to initial game 2", 2)
     expect(sheet_row(page, 2).locator("td").nth(3)).to_have_text(str(numbers["g2_thrower"]))
 
     # Game 3: a wall game; North's hand was dead.
@@ -113,12 +113,12 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
     tap(page, "dead", "N")
     expect(live_score(page, 3)).to_have_text("X")
     expect(live_score(page, 2)).to_have_text("10")
-    save(page, "CC", "Carol Chen (West) initials game 3", 3)
+    save(page, "CC", "Hand the phone to Carol Chen (West) to initial game 3", 3)
 
     # Game 4: time is called before it ends.
     if time_via_button:
         page.get_by_role("link", name=re.compile("Review the round")).click()
-        page.get_by_text("Time called before the games were played?").click()
+        page.get_by_text("Time was called before game 4 was finished?").click()
         page.get_by_label("Yes, the director called time").check()
         page.get_by_role("button", name=re.compile("as time called")).click()
         expect(page.get_by_role("heading", level=1)).to_contain_text("review")
@@ -126,7 +126,7 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
         page.get_by_role("link", name="Enter game 4").click()
         tap(page, "outcome", "time")
         expect(page.locator("#live-scores")).to_contain_text(numbers["time_words"])
-        save(page, "CC", "Carol Chen (West) initials game 4", 4)
+        save(page, "CC", "Hand the phone to Carol Chen (West) to initial game 4", 4)
         page.get_by_role("link", name=re.compile("Review the round")).click()
 
     # Review: every player initials their own total, then East submits.

@@ -41,6 +41,9 @@ class Tournament(db.Model):
     seating_method: Mapped[str | None] = mapped_column(String(16))
     seating_seed: Mapped[int | None]
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # The address phones reach this site on (QR codes, printed cards, the big screen);
+    # None: BASE_URL, else the address of the request.
+    public_url: Mapped[str | None] = mapped_column(String(200))
 
     staff: Mapped[list[TournamentStaff]] = relationship(
         back_populates="tournament", cascade="all, delete-orphan"

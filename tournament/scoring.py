@@ -475,3 +475,34 @@ def round_lines(rules: RuleSet, games: list[Game]) -> list[list[ScoreLine]]:
 def round_totals(rules: RuleSet, games: list[Game]) -> dict[str, int]:
     """Each seat's total for one table's round."""
     return _total([line for lines in round_lines(rules, games) for line in lines])
+
+
+def check_after_time_called(rules: RuleSet, games: list[Game], number: int) -> None:
+    """Refuse game `number` (1-based, in `games`, one table's round in game order) where it
+    contradicts time being called: time called ends the round at that table, so a game
+    after a time-called game was never played and can only be time called too.
+
+    Every sheet reads so. TNT: "0 points for every player at the table if time is called
+    before the game is finished" and "all players at that table receive a score of zero
+    for each game that was not completed"; Destination: "Time's up, each player gets a
+    score of Zero for that game"; Hidden Tile: the round ends at the chime and "every
+    player at that table receives 0 points for the round". What differs is only how much
+    scores 0 (`time_called_zeroes`), which the message says."""
+    if not 1 <= number <= len(games):
+        return
+    game = games[number - 1]
+    earlier = [n for n, g in enumerate(games[:number - 1], 1) if g.outcome == "time"]
+    later = [n for n, g in enumerate(games[number:], number + 1) if g.outcome != "time"]
+    whole_round = rules.time_called_zeroes == "round"
+    if game.outcome != "time" and earlier:
+        called = earlier[0]
+        scores = ("the round ended there and every game of it scores 0" if whole_round else
+                  f"games {called + 1} on were never played and score 0")
+        raise InvalidGame("outcome", f"Time was called in game {called}: {scores}. Game "
+                          f"{number} can only be recorded as time called. If game {called} "
+                          "was in fact finished, correct game "
+                          f"{called} first.")
+    if game.outcome == "time" and later:
+        raise InvalidGame("outcome", f"Game {later[0]} was played after this game, so time "
+                          f"was not called in game {number}. Correct game {later[0]} first "
+                          "if it was never played.")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,19 @@ class GameResult:
     game_no: int
     points: int
     won: bool
+
+
+class RoundTotal(NamedTuple):
+    """One player's games of one round, summed: what `standings` needs of them. The
+    database adds them up (one row per player and round instead of one per game). A
+    named tuple: thousands are made per standings, and a tuple is made fastest."""
+
+    player: Hashable
+    round_no: int
+    points: int
+    games_won: int
+    best_game: int
+    games: int
 
 
 @dataclass(frozen=True)
@@ -102,6 +116,19 @@ class Competition:
             tiebreak=tiebreak,
         )
 
+    def standings_from_totals(
+        self,
+        totals: Iterable[RoundTotal],
+        entrants: Sequence[Entrant],
+        opted_in: set[Hashable] | None = None,
+    ) -> list[Standing]:
+        """The same standings as `standings`, from per-round totals."""
+        if self.entrants_only and opted_in is None:
+            raise ValueError(f"{self.name} needs the list of entrants who opted in")
+        return standings_from_totals(
+            totals, entrants, rounds=self.rounds,
+            only=opted_in if self.entrants_only else None)
+
 
 class _Tally:
     """Running totals for one player while reading the results once."""
@@ -137,21 +164,7 @@ def standings(
     ...     Entrant("ann"), Entrant("cy"), Entrant("sub", substitute=True)])]
     [(1, 'ann', 25), (2, 'cy', 0), (3, 'bea', -10)]
     """
-    tallies: dict[Hashable, _Tally] = {}
-    substitutes: set[Hashable] = set()
-    for entrant in entrants:
-        if entrant.player in tallies or entrant.player in substitutes:
-            raise ValueError(f"entrant {entrant.player!r} is listed twice")
-        if entrant.substitute:
-            substitutes.add(entrant.player)
-        else:
-            tallies[entrant.player] = _Tally()
-    if only is not None:
-        strangers = [player for player in only if player not in tallies and
-                     player not in substitutes]
-        if strangers:
-            raise ValueError(f"not entrants: {', '.join(sorted(map(repr, strangers)))}")
-
+    tallies, substitutes = _tallies(entrants, only)
     rounds_played: set[int] = set()
     games_seen: set[tuple[Hashable, int, int]] = set()
     for result in results:
@@ -176,14 +189,88 @@ def standings(
             tally.best_game = result.points
         tally.per_round[result.round_no] = tally.per_round.get(result.round_no, 0) + result.points
 
+    return _ranked(tallies, rounds_played, only, tiebreak)
+
+
+def _tallies(entrants: Sequence[Entrant],
+             only: set[Hashable] | None) -> tuple[dict[Hashable, _Tally], set[Hashable]]:
+    """An empty tally per ranked entrant, and the substitutes."""
+    tallies: dict[Hashable, _Tally] = {}
+    substitutes: set[Hashable] = set()
+    for entrant in entrants:
+        if entrant.player in tallies or entrant.player in substitutes:
+            raise ValueError(f"entrant {entrant.player!r} is listed twice")
+        if entrant.substitute:
+            substitutes.add(entrant.player)
+        else:
+            tallies[entrant.player] = _Tally()
+    if only is not None:
+        strangers = [player for player in only if player not in tallies and
+                     player not in substitutes]
+        if strangers:
+            raise ValueError(f"not entrants: {', '.join(sorted(map(repr, strangers)))}")
+    return tallies, substitutes
+
+
+def standings_from_totals(
+    totals: Iterable[RoundTotal],
+    entrants: Sequence[Entrant],
+    rounds: range | None = None,
+    only: set[Hashable] | None = None,
+    tiebreak: Sequence[Hashable] | None = None,
+) -> list[Standing]:
+    """`standings`, from each player's per-round totals instead of every game: the same
+    lines for the same games (a round's total, wins and best game are what its games add
+    up to). Raises ValueError as `standings` does, a player's round given twice included.
+
+    >>> totals = [RoundTotal("ann", 1, 25, 1, 25, 1), RoundTotal("bea", 1, -10, 0, -10, 1)]
+    >>> [(s.rank, s.player, s.total) for s in standings_from_totals(totals, [Entrant("bea"),
+    ...     Entrant("ann"), Entrant("cy"), Entrant("sub", substitute=True)])]
+    [(1, 'ann', 25), (2, 'cy', 0), (3, 'bea', -10)]
+    """
+    tallies, substitutes = _tallies(entrants, only)
+    rounds_played: set[int] = set()
+    seen: set[tuple[Hashable, int]] = set()
+    for total in totals:
+        key = (total.player, total.round_no)
+        if key in seen:
+            raise ValueError(f"{total.player!r} has two totals for round {total.round_no}")
+        seen.add(key)
+        if not total.games or (rounds is not None and total.round_no not in rounds):
+            continue
+        tally = tallies.get(total.player)
+        if tally is None:
+            if total.player in substitutes:
+                continue
+            raise ValueError(f"result for {total.player!r}, who is not an entrant")
+        rounds_played.add(total.round_no)
+        tally.total += total.points
+        tally.games_won += total.games_won
+        if tally.best_game is None or total.best_game > tally.best_game:
+            tally.best_game = total.best_game
+        tally.per_round[total.round_no] = tally.per_round.get(total.round_no, 0) + total.points
+    return _ranked(tallies, rounds_played, only, tiebreak)
+
+
+def _ranked(tallies: dict[Hashable, _Tally], rounds_played: set[int],
+            only: set[Hashable] | None, tiebreak: Sequence[Hashable] | None) -> list[Standing]:
+    """The lines, ranked, from the players' tallies."""
     ranked = [player for player in tallies if only is None or player in only]
     ranked.sort(key=lambda player: -tallies[player].total)  # stable: entrant order in ties
     in_order = sorted(rounds_played)
-    lines: list[Standing] = []
+    # Competition ranking: a player's rank is that of the first player with their total.
+    ranks: list[int] = []
     for position, player in enumerate(ranked):
+        tied_with_previous = position and tallies[ranked[position - 1]].total == \
+            tallies[player].total
+        ranks.append(ranks[-1] if tied_with_previous else position + 1)
+    shared: dict[int, int] = {}
+    for rank in ranks:
+        shared[rank] = shared.get(rank, 0) + 1
+    lines = []
+    for rank, player in zip(ranks, ranked, strict=True):
         tally = tallies[player]
-        tied_with_previous = bool(lines) and lines[-1].total == tally.total
-        rank = lines[-1].rank if tied_with_previous else position + 1
+        per_round = tally.per_round
         lines.append(
             Standing(
                 rank=rank,
@@ -192,13 +279,11 @@ def standings(
                 games_won=tally.games_won,
                 best_game=tally.best_game,
                 per_round=MappingProxyType(
-                    {round_no: tally.per_round.get(round_no, 0) for round_no in in_order}
+                    {round_no: per_round.get(round_no, 0) for round_no in in_order}
                 ),
-                tied=False,
+                tied=shared[rank] > 1,
             )
         )
-    shared = _rank_counts(lines)
-    lines = [replace(line, tied=shared[line.rank] > 1) for line in lines]
     if tiebreak is not None:
         lines = break_tie(lines, tiebreak)
     return lines

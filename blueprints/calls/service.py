@@ -22,7 +22,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from blueprints.common import unstorable
+from blueprints.common import SEAT_NAMES, unstorable
 from blueprints.table import service as table_service
 from models import (
     CALL_REASONS,
@@ -45,8 +45,11 @@ OPEN_STATES = ("open", "claimed")
 # A table may call at most this many times in FLOOD_WINDOW (cancelled calls count too).
 FLOOD_LIMIT = 4
 FLOOD_WINDOW = timedelta(minutes=10)
-# How long a table still sees its resolved or cancelled call before the plain button.
+# How long a table still sees its cancelled call before the plain button.
 RECENT = timedelta(minutes=10)
+# A ruling stays on the table's phone until the table taps OK: this only ends it once the
+# round is surely over, for the next players at the table.
+RULING_SHOWN = timedelta(minutes=90)
 # Waits on the queue change colour and words after these many seconds.
 WAIT_LEVELS = (120, 300)
 NOTE_MAX = 280
@@ -144,8 +147,9 @@ def seat_players(call: DirectorCall) -> dict[str, str]:
 
 
 def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None:
-    """The call a table's phones show: its open call, else one resolved or cancelled in
-    the last RECENT minutes, else None (just the button)."""
+    """The call a table's phones show: its open call, else its ruling (until OK, at most
+    RULING_SHOWN), else a call cancelled in the last RECENT minutes, else None (just the
+    button)."""
     now = now or utcnow()
     call = db.session.scalar(
         select(DirectorCall).where(DirectorCall.table_id == table.id)
@@ -155,10 +159,21 @@ def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None
         return None
     if call.state in OPEN_STATES:
         return call
-    ended = call.resolved_at or call.cancelled_at
-    if ended is not None and now - ended <= RECENT:
+    if call.resolved_at is not None:
+        return call if now - call.resolved_at <= RULING_SHOWN else None
+    if call.cancelled_at is not None and now - call.cancelled_at <= RECENT:
         return call
     return None
+
+
+def ruling_points(call: DirectorCall) -> dict | None:
+    """The points a resolved call's ruling put on the sheet ({"seat", "points", "game",
+    "round"}, from its audit row), or None."""
+    after = db.session.scalar(
+        select(AuditEvent.after).where(AuditEvent.subject == f"call:{call.id}",
+                                       AuditEvent.action == "call.resolve")
+        .order_by(AuditEvent.id.desc()).limit(1))
+    return after.get("adjustment") if isinstance(after, dict) else None
 
 
 def table_version(call: DirectorCall | None) -> str:
@@ -430,6 +445,34 @@ class Adjustment:
     seat: str
     points: int
     game_no: int | None = None
+
+
+# One-tap rulings: key -> the words the table reads. Penalties and dead hands name a seat
+# (and its player), so they are built per seat by quick_ruling.
+QUICK_RULINGS = {"no-change": "No change to the scores", "replayed": "Game replayed"}
+QUICK_PENALTY = -10
+
+
+def seat_label(seat: str, players: dict[str, str]) -> str:
+    """"North (Ann Lee)", or "North" when nobody is seated there."""
+    name = SEAT_NAMES[seat]
+    return f"{name} ({players[seat]})" if players.get(seat) else name
+
+
+def quick_ruling(key: str, players: dict[str, str]) -> tuple[str, Adjustment | None]:
+    """The ruling and adjustment of a one-tap choice: "no-change", "replayed",
+    "dead:<seat>" or "penalty:<seat>" (-10 to that seat in the game in progress)."""
+    if key in QUICK_RULINGS:
+        return QUICK_RULINGS[key], None
+    kind, _, seat = (key or "").partition(":")
+    if seat in ("E", "S", "W", "N"):
+        if kind == "dead":
+            return f"Dead hand: {seat_label(seat, players)}", None
+        if kind == "penalty":
+            return (f"Penalty {QUICK_PENALTY} to {seat_label(seat, players)}",
+                    Adjustment(seat, QUICK_PENALTY))
+    raise CallError("Please choose one of the rulings shown, or write the ruling.",
+                    "ruling", 422)
 
 
 def resolve_call(call: DirectorCall, user: User, ruling: str, role: str | None = None,

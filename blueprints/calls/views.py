@@ -78,6 +78,8 @@ def table_call_context(table, form: CallForm | None = None, error: str | None = 
         "waited": service.waited_seconds(call) if call else 0,
         "on_the_way": service.on_the_way(call) if call else "",
         "reason": service.reason_label(call) if call else "",
+        "ruling_points": (service.ruling_points(call)
+                          if call and call.state == "resolved" else None),
         "form": form,
         "error": error,
         "request_key": new_request_key(),
@@ -246,6 +248,8 @@ def _render_call(tournament, role, call, form=None, status=200, error=None):
         claimers=[c.user.name for c in service.active_claims(call)],
         mine=any(c.user_id == current_user.id for c in service.active_claims(call)),
         reason=service.reason_label(call), can_adjust=role in auth_service.MANAGE,
+        players=players, seat_label=service.seat_label, quick_rulings=service.QUICK_RULINGS,
+        quick_penalty=service.QUICK_PENALTY,
     ), status
 
 
@@ -311,6 +315,8 @@ def resolve(tournament_id, call_id):
     """Resolve with the ruling in words and, optionally, one adjustment on the sheet."""
     tournament, role = _staff(tournament_id)
     call = _call_or_404(tournament, call_id)
+    if request.form.get("quick") is not None:
+        return _resolve_quick(tournament, role, call, request.form["quick"])
     form = ResolveForm(games_per_round=tournament.games_per_round)
     if not form.validate():
         return _render_call(tournament, role, call, form, 422)
@@ -329,5 +335,29 @@ def resolve(tournament_id, call_id):
             getattr(form, error.field).errors = [error.message]
             return _render_call(tournament, role, call, form, error.status)
         return _render_call(tournament, role, call, form, error.status, error.message)
-    flash(f"Table {call.table.number}: resolved.")
+    return _resolved(tournament, call, adjustment)
+
+
+def _resolved(tournament, call, adjustment):
+    """Back to the queue, saying what was done (a change of points names the player)."""
+    message = f"Table {call.table.number}: resolved."
+    if adjustment is not None:
+        who = service.seat_label(adjustment.seat, service.seat_players(call))
+        message = f"Table {call.table.number}: resolved, {adjustment.points:+d} to {who}."
+    flash(message)
     return redirect(url_for("calls.queue", tournament_id=tournament.id))
+
+
+def _resolve_quick(tournament, role, call, key):
+    """Resolve with a one-tap ruling (the ruling form's CSRF token came with it)."""
+    form = ResolveForm(games_per_round=tournament.games_per_round, formdata=None)
+    try:
+        ruling, adjustment = service.quick_ruling(key, service.seat_players(call))
+        if adjustment is not None and role not in auth_service.MANAGE:
+            raise service.CallError("Only a director or co-director can change points. "
+                                    "Hand this call to a director.", status=403)
+        service.resolve_call(call, current_user, ruling, role, adjustment)
+    except service.CallError as error:
+        db.session.rollback()
+        return _render_call(tournament, role, call, form, error.status, error.message)
+    return _resolved(tournament, call, adjustment)

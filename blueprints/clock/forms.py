@@ -35,7 +35,14 @@ class PauseForm(ClockForm):
     reason = StringField(
         "Why pause?", validators=[DataRequired("Say why the clock is paused; every table "
                                                "will see it."), Length(max=200)])
+    # A one-tap reason ("Break", "Ruling at table 4"): used when nothing was typed.
+    choice = StringField(validators=[Optional(), Length(max=200)])
     submit = SubmitField("Pause the clock")
+
+    def validate(self, extra_validators=None) -> bool:
+        if not (self.reason.data or "").strip() and (self.choice.data or "").strip():
+            self.reason.data = self.choice.data.strip()
+        return super().validate(extra_validators)
 
 
 class ResumeForm(ClockForm):

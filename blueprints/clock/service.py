@@ -52,7 +52,9 @@ STATE_WORDS = {
     TIME_UP: "Time",
     ENDED: "Ended",
 }
-WARNING_WORDS = {10: "10 minutes left", 5: "5 minutes left", 1: "1 minute left", 0: "Time"}
+# "or less": the words agree with the digits at every second (at 2:50, not "5 minutes")
+WARNING_WORDS = {10: "10 minutes or less", 5: "5 minutes or less", 1: "1 minute or less",
+                 0: "Time"}
 MAX_ADJUST_MINUTES = 60
 MAX_ROW_NUMBER = 2**31 - 1  # the largest integer column value on PostgreSQL
 

@@ -3,14 +3,25 @@ director's console (controls, announcements, the grid of tables)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, make_response, redirect, request, url_for
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_login import current_user, login_required
 
 from blueprints.auth.service import ANY_STAFF, MANAGE, staff_role, staff_tournament
 from blueprints.common import render_page_or_partial, wants_partial
 from blueprints.director.service import round_row
 
-from . import service
+from . import bar, service
 from .forms import (
     AdjustForm,
     AnnouncementForm,
@@ -27,7 +38,27 @@ bp = Blueprint("clock", __name__, url_prefix="/clock")
 
 @bp.app_context_processor
 def _clock_helpers():
-    return {"clock_for": service.clock_view, "clock_text": service.clock_text}
+    return {"clock_for": service.clock_view, "clock_text": service.clock_text,
+            "director_bar_for": _bar_for}
+
+
+def _bar_for(tournament):
+    """The director's bar for the signed-in staff member, or None (not staff, or nothing
+    seated yet)."""
+    if tournament is None or not current_user.is_authenticated:
+        return None
+    role = staff_role(tournament)
+    if role is None:
+        return None
+    return bar.director_bar(tournament, current_user, role in MANAGE)
+
+
+def safe_back(value: str | None) -> str | None:
+    """`value` when it is a path on this site (where the bar's forms return to), else None."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+        return None
+    parts = urlsplit(value)
+    return value if not parts.scheme and not parts.netloc else None
 
 
 def no_change():
@@ -131,6 +162,26 @@ def grid(tournament_id):
     return _console(tournament, staff_role(tournament))
 
 
+@bp.get("/director/<int:tournament_id>/bar")
+@login_required
+def bar_partial(tournament_id):
+    """The director's bar for a poll: 204 while the version shown is current."""
+    tournament = staff_tournament(tournament_id, ANY_STAFF)
+    shown = _bar_for(tournament)
+    if request.args.get("v") == (shown.version if shown else "none"):
+        return no_change()
+    if not wants_partial():
+        return redirect(url_for("clock.console", tournament_id=tournament.id))
+    response = make_response(render_template(
+        "clock/_bar.html", tournament=tournament, bar_poll=True,
+        bar_back=safe_back(request.args.get("back")),
+        handling_table=request.args.get("table", type=int),
+        # Still on a page with the one live poll: keep following it, not a timer.
+        live_url=request.args.get("live") == "1"))
+    response.vary.add("HX-Request")
+    return response
+
+
 def _controlled(tournament_id):
     """The tournament, for someone allowed to run its clock (guides: 403)."""
     tournament = staff_tournament(tournament_id, MANAGE)
@@ -154,7 +205,9 @@ def _run(tournament, role, name, form, action):
     except service.ClockRefused as error:
         return _console(tournament, role, 422, forms={name: form}, problem=str(error))
     flash(message, "success")
-    return redirect(url_for("clock.console", tournament_id=tournament.id), 303)
+    # The bar's forms come back to the page they were tapped on.
+    back = safe_back(request.form.get("back"))
+    return redirect(back or url_for("clock.console", tournament_id=tournament.id), 303)
 
 
 @bp.post("/director/<int:tournament_id>/start")

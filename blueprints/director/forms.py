@@ -119,6 +119,15 @@ class EditTournamentForm(TournamentForm):
     round_minutes = WholeNumberField("Minutes per round", validators=[
         InputRequired("Please say how long a round is."),
         NumberRange(1, 240, "Minutes per round must be between 1 and 240.")])
+    public_url = StringField("Public address for QR codes and cards (optional)", validators=[
+        Length(max=200, message="Keep the address under 200 characters.")])
+
+
+class PublicUrlForm(FlaskForm):
+    """The address phones reach this site on (checked by service.clean_public_url)."""
+
+    public_url = StringField("Public address for QR codes and cards", validators=[
+        Length(max=200, message="Keep the address under 200 characters.")])
 
 
 class PresetForm(FlaskForm):

@@ -1058,11 +1058,88 @@ def rotate_token(tournament: Tournament, user: User, table: Table) -> None:
 
 
 def qr_svg(url: str, scale: int = 6) -> str:
-    """An inline SVG QR code for `url` (segno; made here, no network)."""
+    """An inline SVG QR code for `url` (segno; made here, no network). It has a viewBox and
+    no fixed size, so CSS sizes it: a fixed width and height kept the poster's code wider
+    than a phone, clipped."""
     import segno
 
     return segno.make(url, error="m").svg_inline(scale=scale, dark="#000", light="#fff",
-                                                 title=None)
+                                                 title=None, omitsize=True)
+
+
+# --- the public address ----------------------------------------------------------------
+
+PUBLIC_URL_MAX = 200
+
+
+def clean_public_url(value: str | None) -> str | None:
+    """The address as stored ("http://192.168.1.10:8000", no trailing /), None for empty;
+    SetupError for anything a phone could not open."""
+    from urllib.parse import urlsplit
+
+    from blueprints.common import is_loopback
+
+    value = plain_text(value or "", "public_url", "The address").rstrip("/")
+    if not value:
+        return None
+    if "://" not in value:
+        value = "http://" + value
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 (raises ValueError for a port that is not a number)
+    except ValueError:
+        parts = None
+    if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname
+            or parts.username or parts.password or parts.query or parts.fragment
+            or " " in value or len(value) > PUBLIC_URL_MAX):
+        raise SetupError("Give an address like http://192.168.1.10:8000 (the laptop's "
+                         "address on the venue Wi-Fi) or https://mahj.example.org.",
+                         "public_url")
+    if is_loopback(value):
+        raise SetupError(f"{parts.hostname} is this computer itself: phones cannot open it. "
+                         "Give the laptop's address on the venue Wi-Fi, like "
+                         "http://192.168.1.10:8000.", "public_url")
+    return value
+
+
+def set_public_url(tournament: Tournament, user: User, value: str | None) -> None:
+    """Set the address QR codes and printed cards use (None: BASE_URL); audited. The
+    caller commits."""
+    url = clean_public_url(value)
+    if url == tournament.public_url:
+        return
+    before = {"public_url": tournament.public_url}
+    tournament.public_url = url
+    _audit(tournament, user, "tournament.public_url", f"tournament:{tournament.id}",
+           before=before, after={"public_url": url})
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, the default route's first: what
+    to offer when the cards would print 127.0.0.1. Sends nothing (a UDP "connect" only
+    picks the interface)."""
+    import ipaddress
+    import socket
+
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached
+            found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(info[4][0])
+    except OSError:
+        pass
+    usable = []
+    for address in found:
+        ip = ipaddress.ip_address(address)
+        if not (ip.is_loopback or ip.is_unspecified or ip.is_link_local) \
+                and address not in usable:
+            usable.append(address)
+    return usable
 
 
 # --- staff -----------------------------------------------------------------------------

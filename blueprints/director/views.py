@@ -5,6 +5,8 @@ InvalidRules) rolls everything back and shows its message at the field it names,
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import (
     Blueprint,
     abort,
@@ -24,7 +26,7 @@ from blueprints.common import external_url, is_loopback, render_page_or_partial
 from models import db, utcnow
 from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, wording
 
-from . import forms, service
+from . import audit_trail, forms, service
 from .service import SetupError
 
 bp = Blueprint("director", __name__, url_prefix="/director")
@@ -61,11 +63,12 @@ def _fail(form, error: SetupError):
 
 def lookup_url(tournament) -> str:
     """The players' seat lookup (player.lookup)."""
-    return external_url("player.lookup", code=tournament.code)
+    return external_url("player.lookup", tournament, code=tournament.code)
 
 
 def table_url(tournament, table) -> str:
-    return external_url("table.page", code=tournament.code, number=table.number, k=table.token)
+    return external_url("table.page", tournament, code=tournament.code, number=table.number,
+                        k=table.token)
 
 
 # --- home, create, overview ------------------------------------------------------------
@@ -140,6 +143,7 @@ def edit_tournament(tournament_id):
                 venue=form.venue.data or "", games_per_round=form.games_per_round.data,
                 round_minutes=form.round_minutes.data, prize_places=form.prize_places.data,
                 sessions=form.sessions.data or "", mini=form.mini_range(tournament.preset))
+            service.set_public_url(tournament, current_user, form.public_url.data)
         except SetupError as error:
             _fail(form, error)
         except InvalidRules as error:
@@ -525,13 +529,52 @@ def table_cards(tournament_id):
     tournament = _manage(tournament_id)
     if (early := _need_seating(tournament)) is not None:
         return early
+    return _cards_page(tournament)
+
+
+def _cards_page(tournament, status=200, address_form=None):
     cards = []
     for table in tournament.tables:
         url = table_url(tournament, table)
         cards.append({"table": table, "url": url, "qr": service.qr_svg(url, scale=8)})
     return render_template("director/cards.html", tournament=tournament, cards=cards,
                            form=forms.ConfirmForm(),
-                           loopback=any(is_loopback(card["url"]) for card in cards))
+                           **_address_check(tournament, address_form)), status
+
+
+def _address_check(tournament, form=None) -> dict:
+    """Whether the printed codes would point at this computer itself (127.0.0.1), and the
+    addresses to offer instead: this laptop's on the venue network, at this port."""
+    base = lookup_url(tournament)
+    loopback = is_loopback(base)
+    port = urlsplit(base).port
+    offers = [f"http://{address}" + (f":{port}" if port and port != 80 else "")
+              for address in service.lan_addresses()] if loopback else []
+    return {"base_loopback": loopback, "base_host": urlsplit(base).netloc,
+            "address_offers": offers,
+            "address_form": form or forms.PublicUrlForm(formdata=None,
+                                                        public_url=tournament.public_url)}
+
+
+@bp.post("/t/<int:tournament_id>/public-address")
+def public_address(tournament_id):
+    """Set the address the QR codes and cards use (from the cards page's offers)."""
+    tournament = _manage(tournament_id)
+    form = forms.PublicUrlForm()
+    # A post without the field at all is not "clear the address": it is a broken form.
+    if "public_url" not in request.form:
+        form.public_url.errors = ["Give the address, or leave the box empty for the default."]
+    elif form.validate_on_submit():
+        try:
+            service.set_public_url(tournament, current_user, form.public_url.data)
+        except SetupError as error:
+            _fail(form, error)
+        else:
+            db.session.commit()
+            flash(f"QR codes and cards now use {tournament.public_url or 'the default address'}."
+                  " Print the table cards and the poster again.")
+            return redirect(url_for("director.table_cards", tournament_id=tournament.id))
+    return _cards_page(tournament, 422, form)
 
 
 @bp.post("/t/<int:tournament_id>/tables/<int:number>/rotate")
@@ -558,7 +601,8 @@ def poster(tournament_id):
     tournament = _manage(tournament_id)
     url = lookup_url(tournament)
     return render_template("director/poster.html", tournament=tournament, url=url,
-                           qr=service.qr_svg(url, scale=12))
+                           qr=service.qr_svg(url, scale=12),
+                           base_loopback=is_loopback(url), base_host=urlsplit(url).netloc)
 
 
 # --- staff -----------------------------------------------------------------------------
@@ -651,3 +695,35 @@ def remove_staff(tournament_id, staff_id):
         db.session.commit()
         flash("Removed.")
     return redirect(url_for("director.staff", tournament_id=tournament.id))
+
+
+# --- the audit trail -------------------------------------------------------------------
+
+AUDIT_NUMBERS = {"table": "a table number, like 4", "round": "a round number, like 2",
+                 "player": "a player number, like 17"}
+
+
+def _audit_filter(args) -> tuple[audit_trail.AuditFilter, dict[str, str]]:
+    """The filter asked for; a number that is not one is left out and named in `errors`."""
+    numbers, errors = {}, {}
+    for name, example in AUDIT_NUMBERS.items():
+        text = (args.get(name) or "").strip()
+        if text and not (text.isascii() and text.isdigit() and len(text) <= 6):
+            errors[name] = f"Give {example}, or leave it empty."
+        numbers[name] = int(text) if text and name not in errors else None
+    return audit_trail.AuditFilter(who=(args.get("who") or "").strip()[:120],
+                                   kind=(args.get("kind") or "").strip()[:32],
+                                   **numbers), errors
+
+
+@bp.get("/t/<int:tournament_id>/audit")
+def audit(tournament_id):
+    """The audit trail: who changed what and when, before and after; filterable, printable."""
+    tournament = _manage(tournament_id)
+    wanted, errors = _audit_filter(request.args)
+    lines, matched = audit_trail.trail(tournament.id, wanted)
+    return render_template("director/audit.html", tournament=tournament, lines=lines,
+                           matched=matched, wanted=wanted, errors=errors,
+                           kinds=audit_trail.kinds_in(tournament.id),
+                           shown_max=audit_trail.SHOWN, args=request.args), \
+        422 if errors else 200

@@ -15,6 +15,15 @@ from models import Tournament
 from tournament.clock import ENDED, NOT_STARTED
 
 MOVEMENT = "East stays, North up 1, West up 2, South down 1"
+SHOWN_ANNOUNCEMENTS = 2  # the newest; more would push the leaders off the screen
+
+
+def short_address(url: str) -> str:
+    """The address to type, as short as it reads: no "http://", no "www.", no trailing /."""
+    for prefix in ("https://", "http://"):
+        if url.startswith(prefix):
+            url = url[len(prefix):]
+    return url.removeprefix("www.").rstrip("/")
 
 
 @dataclass(frozen=True)
@@ -44,4 +53,5 @@ def board(tournament: Tournament) -> Board:
     version = clock_service.fingerprint(
         view.version if view else "none", [(a.id, a.text) for a in items],
         clock_service.leaders_fingerprint(tournament.id))
-    return Board(headline=headline, move=move, announcements=items, version=version)
+    return Board(headline=headline, move=move, announcements=items[:SHOWN_ANNOUNCEMENTS],
+                 version=version)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, make_response, request
 
-from blueprints.common import external_url, render_page_or_partial
+from blueprints.common import external_url, render_page_or_partial, wants_partial
+from blueprints.director.service import qr_svg
 from blueprints.player.service import tournament_by_code
 
 from . import service
@@ -20,9 +21,11 @@ def _tournament(code):
 
 
 def _render(tournament, board):
+    public_url = external_url("player.tournament", tournament, code=tournament.code)
     return render_page_or_partial(
         "display/screen.html", "display/_board.html", tournament=tournament, board=board,
-        public_url=external_url("player.tournament", code=tournament.code))
+        public_url=public_url, short_url=service.short_address(public_url),
+        qr=qr_svg(public_url) if not wants_partial() else "")
 
 
 @bp.get("/<code>")

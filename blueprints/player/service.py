@@ -188,3 +188,11 @@ def itinerary(tournament: Tournament, player: Player) -> list[Stop]:
             stops.append(Stop(number, table_for(seat, table_no, number - from_round + 1,
                                                  tables), seat, planned=True))
     return stops
+
+
+def guide_verifies(tournament) -> bool:
+    """Whether a table guide verifies each sheet under this tournament's rules (Hidden
+    Tile); elsewhere a player's page says nothing about verification."""
+    from blueprints.table.service import rules_of
+
+    return bool(rules_of(tournament).table_guide_verifies)

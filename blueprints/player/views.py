@@ -97,4 +97,5 @@ def scores(code, number):
     where = _where(tournament, player)
     grand = sum(s.total or 0 for s in where["stops"])
     return render_template("player/scores.html", tournament=tournament, player=player,
-                           grand_total=grand, **where)
+                           grand_total=grand, guide_verifies=service.guide_verifies(tournament),
+                           **where)

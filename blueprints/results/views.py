@@ -38,7 +38,8 @@ bp = Blueprint("results", __name__, url_prefix="/results", cli_group=None)
 
 @bp.app_context_processor
 def _results_helpers():
-    return {"leaders_for": service.leaders, "player_history": service.player_history}
+    return {"leaders_for": service.leaders, "player_history": service.player_history,
+            "counted_first": service.counted_first}
 
 
 def _by_code(code: str) -> Tournament:
@@ -62,9 +63,13 @@ def standings(code):
         return Response(status=204)
     key, view = _view_args()
     board = service.board(tournament, provisional=view == "provisional")
+    table = board.table(key)
+    me = small_int(request.args.get("me"))
+    lines = table.provisional if view == "provisional" else table.lines
     return render_page_or_partial("results/standings.html", "results/_standings.html",
-                                  tournament=tournament, board=board,
-                                  table=board.table(key), view=view, version=version)
+                                  tournament=tournament, board=board, table=table, view=view,
+                                  version=version, me=me,
+                                  my_line=service.find_player(lines, me))
 
 
 def _director_page(tournament, status=200, prize_form=None, tie_errors=None):

@@ -44,6 +44,11 @@ FIELD_STEP = {
 }
 
 
+class Unanswered(InvalidGame):
+    """A question that changes the score is not answered yet: the wizard asks it next, a
+    save is refused at it (never a default)."""
+
+
 def small_int(text: Any, largest: int = MAX_TYPED) -> int | None:
     """`text` as a whole number from 0 to `largest`, or None. Only ASCII digits: "²" and
     "٣" pass str.isdigit(), and int() refuses the first and reads the second; a number
@@ -133,6 +138,20 @@ class GameForm(VersionedForm):
             return value
         return small_int(self.value.data)
 
+    def exposures_answer(self) -> int:
+        """The winner's exposures for a thrown tile: they set the thrower's penalty, so an
+        unanswered question or an answer that is no number from 0 to 4 is refused here,
+        never read as 0."""
+        text = (self.exposures.data or "").strip()
+        if not text:
+            raise Unanswered("exposures", "How many exposures did the winner have? Tap a "
+                              "number from 0 to 4: it sets the thrower's penalty.")
+        number = small_int(text, 4)
+        if number is None:
+            raise InvalidGame("exposures", "The winner's exposures must be a number from 0 "
+                              "to 4. Tap one of the buttons.")
+        return number
+
     def record(self, rules: RuleSet) -> dict[str, Any]:
         """The game record for tournament.scoring (keys of steps that do not apply are
         left out, so a hidden answer from an earlier choice never counts)."""
@@ -148,10 +167,12 @@ class GameForm(VersionedForm):
                 record["heavenly"] = True
             elif win_by == "thrown":
                 record["discarder"] = self.thrower.data or None
-                record["exposures"] = small_int(self.exposures.data) or 0
+                # asked after the thrower: until then the thrower is the missing answer
+                if record["discarder"] or (self.exposures.data or "").strip():
+                    record["exposures"] = self.exposures_answer()
                 if self.misnamed_discard.data and rules.misnamed_discard_penalty is not None:
                     record["misnamed_discard"] = True
-                if self.quint.data and record["exposures"] == 2:
+                if self.quint.data and record.get("exposures") == 2:
                     record["quint"] = True
             record["jokerless"] = bool(self.jokerless.data)
             record["singles_and_pairs"] = bool(self.singles_and_pairs.data)

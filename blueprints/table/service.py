@@ -30,12 +30,13 @@ player where RuleSet.round_signoff_all says so."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import secrets
 import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import case, exists, select, update
+from sqlalchemy import case, exists, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import contains_eager
@@ -65,6 +66,7 @@ from tournament.scoring import (
     Game,
     InvalidGame,
     ScoreLine,
+    check_after_time_called,
     round_lines,
     score_lines,
     signer,
@@ -257,7 +259,9 @@ def next_tables(round_: Round, table: Table) -> dict[str, int | None]:
             .where(Seating.round_id == nxt.id)
         )
         stored = dict(rows.all())
-    tables = len(tournament.tables)
+    # Counted, not loaded: every table page would otherwise load all the event's tables.
+    tables = db.session.scalar(select(func.count(Table.id))
+                               .where(Table.tournament_id == tournament.id))
     for seat in SEATS:
         player = seats.get(seat)
         if player is not None and player.id in stored:
@@ -374,6 +378,11 @@ class SheetView:
     def round_voided(self) -> bool:
         return self.rules.time_called_zeroes == "round" and any(
             g.outcome == "time" for g in self.games)
+
+    @property
+    def time_called_in(self) -> int | None:
+        """The first game entered as time called: no game after it was played."""
+        return next((g.number for g in self.games if g.outcome == "time"), None)
 
     def name(self, seat: str) -> str:
         player = self.seats.get(seat)
@@ -511,6 +520,17 @@ def one_transaction(write):
     return wrapper
 
 
+def _scoped(key: str | None, sheet: Scoresheet, *request: Any) -> str | None:
+    """The stored form of a form's key: bound to this sheet and this request (what it
+    writes), so a key that another table (or another write here) already used is a new
+    request, never a "replay" that silently drops this one. A hash fits the 64 characters
+    of AppliedRequest.key and never equals a raw key another blueprint stores there."""
+    if not key:
+        return None
+    scope = "|".join(str(part) for part in (sheet.id, *request, key))
+    return hashlib.sha256(scope.encode()).hexdigest()
+
+
 def _applied(key: str | None) -> bool:
     return bool(key) and db.session.get(AppliedRequest, key) is not None
 
@@ -614,6 +634,14 @@ def _clear_changed_signoffs(sheet: Scoresheet, before: dict[str, int]) -> list[s
     return cleared
 
 
+def _hand_the_phone(round_: Round, table: Table, seat: str, number: int) -> str:
+    """The missing game initials, said to East, who holds the phone."""
+    player = seats_of(round_, table).get(seat)
+    who = f"{player.name} ({SEAT_NAMES[seat]})" if player else SEAT_NAMES[seat]
+    return (f"Game {number} is not saved yet: hand the phone to {who} to write their "
+            "initials here, then tap Save.")
+
+
 def _printable(text: str | None, field_name: str, what: str, lines: bool = False) -> str:
     """The text trimmed; SheetError when it holds a control character (a NUL byte, which
     PostgreSQL refuses to store), line breaks only where the field has several lines."""
@@ -625,10 +653,10 @@ def _printable(text: str | None, field_name: str, what: str, lines: bool = False
     return text
 
 
-def _check_initials(initials: str, field_name: str = "initials") -> str:
+def _check_initials(initials: str, field_name: str = "initials", missing: str = "") -> str:
     initials = _printable(initials, field_name, "The initials")
     if not initials:
-        raise SheetError(field_name, "Please write your initials.")
+        raise SheetError(field_name, missing or "Please write your initials.")
     if len(initials) > 8:
         raise SheetError(field_name, "Initials are at most 8 letters.")
     return initials
@@ -681,6 +709,7 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     tournament = _rules_locked(table)
     rules = rules_of(tournament)
     sheet = ensure_sheet(round_, table)
+    key = _scoped(key, sheet, "game", number, "director" if director else "table")
     if _applied(key):
         raise Replayed(sheet)
     if director and not (reason or "").strip():
@@ -700,7 +729,8 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
         initials = _printable(initials, "initials", "The initials")[:8] \
             or (existing.initials if existing else "")
     else:
-        initials = _check_initials(initials)
+        initials = _check_initials(initials, missing=_hand_the_phone(round_, table, who_signs,
+                                                                     number))
     sheet = _begin_write(sheet, version, key)
     if sheet.state != "open" and not director:
         db.session.rollback()
@@ -717,7 +747,9 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
         db.session.rollback()
         raise StaleSheet(sheet)
     clean = _merge_pending(sheet, number, clean)
-    Game.from_dict(clean, rules)  # the merged adjustments are checked too
+    merged = Game.from_dict(clean, rules)  # the merged adjustments are checked too
+    games = {e.number: Game.from_dict(e.record) for e in sheet.games} | {number: merged}
+    check_after_time_called(rules, [games[n] for n in sorted(games)], number)
     before_totals = _totals(sheet)
     entry = next((e for e in sheet.games if e.number == number), None)
     before = None
@@ -757,6 +789,7 @@ def record_time_called(table: Table, round_: Round, *, version: int | None, key:
     tournament = table.tournament
     rules = rules_of(tournament)
     sheet = ensure_sheet(round_, table)
+    key = _scoped(key, sheet, "time")
     if _applied(key):
         raise Replayed(sheet)
     sheet = _begin_write(sheet, version, key)
@@ -795,6 +828,7 @@ def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
     if seat not in SEATS:
         raise SheetError("seat", "Choose your seat.")
     sheet = ensure_sheet(round_, table)
+    key = _scoped(key, sheet, "initial", seat)
     if _applied(key):
         raise Replayed(sheet)
     initials = _check_initials(initials, f"initials_{seat}")
@@ -826,6 +860,7 @@ def submit_sheet(table: Table, round_: Round, *, version: int | None, key: str |
     """East submits the round: the sheet is locked (changes only by the director)."""
     rules = rules_of(table.tournament)
     sheet = ensure_sheet(round_, table)
+    key = _scoped(key, sheet, "submit")
     if _applied(key):
         raise Replayed(sheet)
     sheet = _begin_write(sheet, version, key)
@@ -856,6 +891,7 @@ def submit_sheet(table: Table, round_: Round, *, version: int | None, key: str |
 def verify_sheet(sheet: Scoresheet, user: User, *, version: int | None,
                  key: str | None) -> Scoresheet:
     """A table guide (or director) checked the submitted sheet at the table."""
+    key = _scoped(key, sheet, "verify")
     if _applied(key):
         raise Replayed(sheet)
     sheet = _begin_write(sheet, version, key)

@@ -14,6 +14,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_login import current_user, login_required
@@ -38,6 +39,7 @@ from .forms import (
     InitialForm,
     SubmitForm,
     TimeCalledForm,
+    Unanswered,
     VerifyForm,
     small_int,
 )
@@ -99,7 +101,8 @@ def _link(endpoint: str, table, round_no: int | None = None, **values) -> str:
 
 def _done(target: str, message: str | None = None):
     """Success: a redirect for a plain post, HX-Redirect for htmx."""
-    if message:
+    # a resend after a lost reply must not say it twice
+    if message and ("message", message) not in session.get("_flashes", []):
         flash(message)
     if wants_partial():
         response = make_response("", 200)
@@ -153,18 +156,23 @@ def _missing(error: InvalidGame, record: dict) -> bool:
 
 
 def _entry_context(table, view, form, *, errors=None, preview=None, conflict=None,
-                   director=False, save_url=None, preview_url=None):
+                   director=False, save_url=None, preview_url=None, conflict_game=None):
     rules = view.rules
     record = None
+    unanswered = False
     if preview is None:
         try:
             record = form.record(rules)
             preview = service.preview(rules, record, view.adjustments_for(form.game_no.data))
+        except Unanswered as error:
+            preview, unanswered = service.Preview(error=error), True
         except InvalidGame as error:
             preview = service.Preview(error=error)
     hint = None
     if errors:
         hint = "Please check the answer marked above: " + next(iter(errors.values()))
+    elif unanswered:
+        hint = NEXT_QUESTION.get(preview.error.field, preview.error.message)
     elif preview.error is not None:
         error = preview.error
         if record is not None and _missing(error, record):
@@ -174,7 +182,7 @@ def _entry_context(table, view, form, *, errors=None, preview=None, conflict=Non
     return dict(
         tournament=table.tournament, table=table, view=view, form=form, rules=rules,
         plan=form.plan(rules), preview=preview, hint=hint, errors=errors or {},
-        conflict=conflict, director=director,
+        conflict=conflict, conflict_game=conflict_game, director=director,
         outcome_choices=form.outcome_choices(rules),
         penalty_kinds=service.penalty_kinds(rules),
         value_choices=VALUE_CHOICES, exposure_choices=EXPOSURE_CHOICES,
@@ -285,7 +293,11 @@ def preview_game(code, number):
     table, rnd = _table_and_round(code, number)
     view = service.sheet_view(table, rnd)
     form = GameForm()
-    return _render_entry(**_entry_context(table, view, form))
+    # still choosing between the other phone's game and this one's: keep both in view
+    theirs = (view.game(form.game_no.data or 0) if request.form.get("compare") == "1"
+              and form.entered_as.data == "correction" else None)
+    return _render_entry(**_entry_context(table, view, form, conflict_game=theirs,
+                                          conflict=_conflict_words(theirs) if theirs else None))
 
 
 @bp.post("/<code>/<int:number>/game")
@@ -304,7 +316,8 @@ def save_game(code, number):
             key=form.request_key.data, actor=_east(table, rnd),
             expect_new=form.entered_as.data != "correction")
     except service.Replayed:
-        return _done(page_url, "That game was already saved.")
+        # the first tap got through (its reply was lost): to East it is simply saved
+        return _done(page_url, f"Game {form.game_no.data} saved.")
     except InvalidGame as error:
         view = service.sheet_view(table, rnd)
         errors = _errors_at_steps(error.field, error.message, form)
@@ -316,12 +329,26 @@ def save_game(code, number):
         return _render_entry(status, **_entry_context(table, view, form, errors=errors))
     except service.StaleSheet:
         view = service.sheet_view(table, rnd)
-        if form.entered_as.data != "correction" and view.next_game:
-            form.game_no.data = view.next_game  # never overwrite the game another phone saved
+        # Typed answers stay with the game they were typed for. When another phone saved
+        # that game meanwhile, both versions are shown and East chooses: keep theirs
+        # (nothing more is saved) or correct the game with this phone's answers.
+        theirs = (view.game(form.game_no.data or 0)
+                  if form.entered_as.data != "correction" or request.form.get("compare") == "1"
+                  else None)
+        if theirs is not None:
+            form.entered_as.data = "correction"
         _stamp(form, view)
-        return _render_entry(409, **_entry_context(table, view, form, conflict=CONFLICT))
+        return _render_entry(409, **_entry_context(
+            table, view, form, conflict=_conflict_words(theirs), conflict_game=theirs))
     game = next(g for g in sheet.games if g.number == form.game_no.data)
     return _done(page_url, f"Game {game.number} saved.")
+
+
+def _conflict_words(theirs) -> str:
+    if theirs is None:
+        return CONFLICT
+    return (f"Another phone saved game {theirs.number} while you were entering it. Nothing "
+            "from this phone was saved. Compare the two, then choose.")
 
 
 def _east(table, rnd) -> str:

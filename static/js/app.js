@@ -9,4 +9,27 @@
     var focus = target && target.querySelector && target.querySelector("[data-focus]");
     if (focus) { focus.focus(); }
   });
+
+  // The page's one poll (templates/live/_poll.html) carries the version of every live
+  // part as the page shows it now, so a lost or late answer is corrected by the next one.
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (!event.detail.elt || event.detail.elt.id !== "live") { return; }
+    document.querySelectorAll("[data-live]").forEach(function (part) {
+      event.detail.parameters[part.getAttribute("data-live")] =
+        part.getAttribute("data-live-version");
+    });
+  });
+  // The link was rotated: the poll's 404 says so where the call bar was (out of band),
+  // then the poll stops.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.elt && event.detail.elt.id === "live" &&
+        event.detail.xhr.status === 404) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+  document.addEventListener("live:stop", function () {
+    var poll = document.getElementById("live");
+    if (poll) { poll.parentNode.removeChild(poll); }
+  });
 })();

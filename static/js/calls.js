@@ -56,6 +56,40 @@
     }
   });
 
+  // A tap in the table's bar that never reached the server (or whose answer was lost) is
+  // said at once, in the bar, with the button ready to try again. The form keeps its
+  // request key, so a retry whose first try did arrive places no second call.
+  function barFailed(event, text) {
+    var form = event.detail.elt && event.detail.elt.closest &&
+      event.detail.elt.closest("#table-call form");
+    if (!form) { return; }
+    var bar = document.getElementById("table-call");
+    var old = bar.querySelector(".call-unsent");
+    if (old) { old.remove(); }
+    var note = document.createElement("p");
+    note.className = "error call-error call-unsent";
+    note.setAttribute("role", "alert");
+    note.textContent = text;
+    form.parentNode.insertBefore(note, form);
+    var button = form.querySelector(".call-button");
+    if (button) { button.textContent = "Try the call again"; }
+  }
+  document.addEventListener("htmx:sendError", function (event) {
+    var placing = event.detail.elt && event.detail.elt.classList &&
+      event.detail.elt.classList.contains("call-form");
+    barFailed(event, placing
+      ? "Your call was NOT sent: no connection. Tap \u201cTry the call again\u201d, or " +
+        "raise your hand for a director."
+      : "Not sent: no connection. Tap the button again.");
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr.status;
+    if (status >= 500) {
+      barFailed(event, "The call was NOT sent (server error " + status + "). Tap to try " +
+        "again, or raise your hand for a director.");
+    }
+  });
+
   // ---- sound and vibration on the staff's queue
   var sound = null, known = null;
 

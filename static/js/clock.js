@@ -14,9 +14,9 @@
   if (window.mahjClock) { return; }  // the partial may bring this script more than once
 
   var WARNINGS = [[0, "clock--time", "Time is up: stop play and enter your scores"],
-                  [60, "clock--warn-1", "1 minute left"],
-                  [300, "clock--warn-5", "5 minutes left"],
-                  [600, "clock--warn-10", "10 minutes left"]];
+                  [60, "clock--warn-1", "1 minute or less"],
+                  [300, "clock--warn-5", "5 minutes or less"],
+                  [600, "clock--warn-10", "10 minutes or less"]];
   var CLASSES = WARNINGS.map(function (w) { return w[1]; });
   var bases = new WeakMap();      // clock element -> {remaining, at}
   var sawRunning = {};            // round number -> a running clock was shown here
@@ -93,6 +93,14 @@
     if (window.htmx && document.body.contains(clock)) { window.htmx.trigger(clock, "clock:sync"); }
   }
 
+  // A clock that is a part of its page's one poll (data-live) asks through that poll.
+  document.addEventListener("clock:sync", function (event) {
+    var poll = document.getElementById("live");
+    if (poll && event.target.hasAttribute && event.target.hasAttribute("data-live")) {
+      window.htmx.trigger(poll, "live:sync");
+    }
+  });
+
   function tick() {
     document.querySelectorAll("[data-clock]").forEach(show);
   }
@@ -100,6 +108,7 @@
   // Each poll says what the countdown shows, so the server can correct a drifted phone.
   document.addEventListener("htmx:configRequest", function (event) {
     var clock = event.detail.elt;
+    if (clock && clock.id === "live") { clock = document.querySelector("[data-clock][data-live]"); }
     if (clock && clock.hasAttribute && clock.hasAttribute("data-clock")) {
       event.detail.parameters.shown = String(left(clock));
     }

@@ -35,21 +35,87 @@
     typed = null;
   });
 
-  function say(text) {
-    var box = document.getElementById("send-status");
-    if (box) { box.textContent = text; }
+  // A failed request is reported where East tapped: beside the Save button, or at the step
+  // whose answer did not reach the server, with a way to send it again.
+  function place(event) {
+    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    var tapped = cause && (cause.submitter || cause.target);
+    var form = document.getElementById("entry");
+    if (!form || !tapped || !form.contains(tapped)) { return null; }
+    var saving = cause.type === "submit";
+    var spot = saving ? form.querySelector("#step-sign .actions")
+                      : tapped.closest("fieldset.step, .step, fieldset") || form;
+    return {form: form, spot: spot, saving: saving,
+            after: saving ? null : tapped.closest(".choices")};
   }
-  document.addEventListener("htmx:sendError", function () {
-    say("Not sent: no connection. Your entry is kept here; tap Save again when the Wi-Fi is back.");
+  function clearNotes() {
+    document.querySelectorAll("#entry .send-note").forEach(function (note) { note.remove(); });
+    var form = document.getElementById("entry");
+    if (form) { delete form.dataset.unsent; }
+  }
+  function note(where, text, retryLabel) {
+    clearNotes();
+    var box = document.createElement("div");
+    box.className = "send-note";
+    box.setAttribute("role", "alert");
+    var words = document.createElement("p");
+    words.textContent = text;
+    box.appendChild(words);
+    if (!where.saving) {
+      where.form.dataset.unsent = "1";
+      var again = document.createElement("button");
+      again.type = "button";
+      again.className = "big";
+      again.textContent = retryLabel;
+      again.addEventListener("click", resendStep);
+      box.appendChild(again);
+    }
+    if (where.saving) { where.spot.insertBefore(box, where.spot.firstChild); }
+    else if (where.after && where.spot.contains(where.after)) {
+      where.after.parentNode.insertBefore(box, where.after.nextSibling);
+    } else { where.spot.appendChild(box); }
+    // in sight, clear of the call bar (scroll-margin in table.css)
+    box.scrollIntoView({block: "nearest"});
+  }
+  // Send the steps again as they are now (htmx listens for "change" on them).
+  function resendStep() {
+    var steps = document.querySelector("#entry .steps");
+    if (steps && window.htmx) { window.htmx.trigger(steps, "change"); }
+  }
+  document.addEventListener("htmx:sendError", function (event) {
+    var where = place(event);
+    if (!where) { return; }
+    if (where.saving) {
+      // A lost request and a lost reply look the same from here: say both. A resend
+      // carries the same key, so it never stores the game twice.
+      note(where, "No answer from the server: the Wi-Fi may be down. Your entry is kept " +
+        "here. Tap Save again: if the first tap got through, the game is saved only once.");
+    } else {
+      note(where, "Not sent: no connection. Your answer is kept.", "Send this answer again");
+    }
   });
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;
-    if (status !== 422 && status !== 409) {
-      say("The server could not save this (error " + status + "). Your entry is kept; try again.");
-    }
+    var where = place(event);
+    if (!where || status === 422 || status === 409) { return; }
+    note(where, "The server could not take this (error " + status + "). Your entry is " +
+      "kept; try again.", "Send this answer again");
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.successful) { say(""); }
+    if (event.detail.successful && place(event)) { clearNotes(); }
+  });
+  // Tapping an answer that is already chosen sends nothing by itself (no change): after a
+  // failed send it must, or East is stuck with a selected answer and no next question.
+  document.addEventListener("click", function (event) {
+    var form = document.getElementById("entry");
+    var input = event.target.closest && event.target.closest("#entry .steps input");
+    if (form && input && form.dataset.unsent && input.checked && input.type === "radio") {
+      setTimeout(resendStep, 0);
+    }
+  });
+  window.addEventListener("online", function () {
+    var form = document.getElementById("entry");
+    if (form && form.dataset.unsent) { resendStep(); }
   });
 
   // After a step is answered, bring the next question into view (East keeps one thumb on
@@ -64,6 +130,20 @@
       next.scrollIntoView({ behavior: "smooth", block: "start" });
     }
   });
+
+  // The initials box opens the keyboard: keep the Save button in sight just under it, above
+  // the call bar (the page shrinks with the keyboard; scroll-margin in table.css).
+  function showSave() {
+    var box = document.activeElement;
+    if (!box || box.id !== "initials") { return; }
+    var actions = box.closest("form") && box.closest("form").querySelector("#step-sign .actions");
+    if (actions) { actions.scrollIntoView({block: "end"}); }
+  }
+  document.addEventListener("focusin", function (event) {
+    if (event.target.id === "initials") { setTimeout(showSave, 50); }
+  });
+  window.addEventListener("resize", showSave);
+  if (window.visualViewport) { window.visualViewport.addEventListener("resize", showSave); }
 
   // A quick card value and a typed one are the same answer: choosing one clears the other.
   document.addEventListener("change", function (event) {

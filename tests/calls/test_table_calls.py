@@ -179,7 +179,7 @@ def test_the_table_sees_the_director_on_the_way_then_the_ruling(client, table, t
     service.resolve_call(call, director, "North's hand is dead.")
     html = client.get(table_url(), headers=HX).get_data(as_text=True)
     assert "Resolved:" in html and "North&#39;s hand is dead." in html
-    assert ">OK</button>" in html  # one line: OK brings back the button for a new call
+    assert ">OK, we have read it</button>" in html  # OK brings back the button
 
 
 def test_waiting_time_comes_from_the_server(client, table, table_url, place):
@@ -194,7 +194,8 @@ def test_an_old_resolved_call_leaves_just_the_button(client, table, table_url, p
                                                      director):
     call = place()
     service.resolve_call(call, director, "Play on")
-    db.session.get(DirectorCall, call.id).resolved_at = utcnow() - timedelta(hours=1)
+    # shown until OK, but not to the next round's players: gone once a round is surely over
+    db.session.get(DirectorCall, call.id).resolved_at = utcnow() - timedelta(hours=2)
     db.session.commit()
     html = client.get(table_url(), headers=HX).get_data(as_text=True)
     assert "Resolved" not in html and "Call the director" in html
@@ -285,7 +286,7 @@ def test_a_ruling_is_one_line_with_ok_and_no_call_form(client, table, table_url,
     service.resolve_call(call, director, "Play on")
     html = client.get(table_url(), headers=HX).get_data(as_text=True)
     assert "call-resolved" in html and "Resolved:</strong> Play on" in html
-    assert ">OK</button>" in html
+    assert ">OK, we have read it</button>" in html
     assert "Call the director</button>" not in html and "Add a reason" not in html
 
 
@@ -335,3 +336,20 @@ def test_a_new_call_after_ok_shows_again(client, table, table_url, place, direct
     client.post(table_url("/ok"), data={"call_id": call.id})
     html = client.post(table_url(), data={}, headers=HX).get_data(as_text=True)
     assert "The director has been called" in html
+
+
+def test_the_table_sees_the_whole_ruling_and_its_points_until_ok(client, table, table_url,
+                                                                  place, director):
+    ruling = ("Jokerless bonus refused: the hand held a joker that was exchanged before the "
+              "win, so North's claim of a jokerless hand does not stand under the card.")
+    call = place()
+    service.resolve_call(call, director, ruling, "director",
+                         service.Adjustment("N", -10, None))
+    html = client.get(table_url(), headers=HX).get_data(as_text=True)
+    assert ruling.replace("'", "&#39;") in html and "<details" not in html
+    assert "Points: <strong>North -10</strong>" in html
+    # still there long after a plain 10 minutes: the table has not tapped OK yet
+    db.session.get(DirectorCall, call.id).resolved_at = utcnow() - timedelta(minutes=30)
+    db.session.commit()
+    assert "Jokerless bonus refused" in client.get(table_url(), headers=HX).get_data(
+        as_text=True)

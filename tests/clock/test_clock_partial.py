@@ -87,9 +87,9 @@ def test_unknown_code_is_not_found(client, app):
 
 @pytest.mark.parametrize("minutes_ago, css, words", [
     (30, "", "Running"),
-    (40, "clock--warn-10", "10 minutes left"),
-    (45, "clock--warn-5", "5 minutes left"),
-    (49, "clock--warn-1", "1 minute left"),
+    (40, "clock--warn-10", "10 minutes or less"),
+    (45, "clock--warn-5", "5 minutes or less"),
+    (49, "clock--warn-1", "1 minute or less"),
     (50, "clock--time", "Time is up"),
 ])
 def test_warnings_change_colour_and_words(client, tournament, minutes_ago, css, words):
@@ -167,3 +167,25 @@ def test_the_current_round_is_the_one_in_play_else_the_next_else_the_last(app, t
     assert current() == (2, "time_up")
     ended(tournament, 2)
     assert current() == (2, "ended")
+
+
+def test_the_words_under_the_clock_agree_with_its_digits_at_every_second():
+    # "2:50 ... 5 minutes left" and "10 minutes left" from 9:59 to 5:00 contradicted the
+    # digits: each warning now says "N minutes or less", true from its first second on.
+    from datetime import UTC, datetime, timedelta
+
+    from blueprints.clock.service import ClockView, clock_text
+    from tournament.clock import RoundClock
+
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    clock = RoundClock(duration_seconds=3000, started_at=start)
+    for elapsed in range(0, 3000):
+        now = start + timedelta(seconds=elapsed)
+        left = clock.remaining(now)
+        view = ClockView(1, 1, clock.state(now), left, 3000, 1, "", clock.warning(now))
+        words = view.status_text
+        found = re.fullmatch(r"(\d+) minutes? or less", words)
+        if found:
+            assert left <= int(found.group(1)) * 60, (clock_text(left), words)
+        else:
+            assert words == "Running" and left > 600, (clock_text(left), words)

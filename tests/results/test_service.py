@@ -171,9 +171,34 @@ def test_leaders_are_empty_before_any_submission_then_the_top(tournament):
     add_sheet(tournament, 1, 1, [win("E")])
     leaders = service.leaders(tournament, 3)
     assert leaders[0].player.number == 1
-    assert len(leaders) == 3                          # 31 tied at 0 is too many to show
-    assert leaders.more_tied == sum(1 for line in service.board(tournament).main.lines
-                                    if line.rank == leaders[-1].rank) - 2
+    assert len(leaders) == 3                          # 3 of the 4 who played
+    assert leaders.more_tied == 1                     # the other two who paid East
+
+
+def test_leaders_rank_only_players_with_a_counted_game(tournament):
+    """One table in: East self-picked (the others score a real X). They are second, tied
+    among themselves only, not with 28 players who have no result yet; a thrower's -10
+    at another table comes right after them, not 30th."""
+    add_sheet(tournament, 1, 1, [win("E")])
+    leaders = service.leaders(tournament)
+    assert [line.player.number for line in leaders] == [1, 2, 3, 4]
+    assert [line.total for line in leaders] == [35, 0, 0, 0]
+    assert [line.rank for line in leaders] == [1, 2, 2, 2] and leaders.more_tied == 0
+    add_sheet(tournament, 1, 2, [win("S", discarder="E")])   # East of table 2 threw
+    leaders = service.leaders(tournament)
+    thrower = next(line for line in leaders if line.player.number == 5)
+    assert thrower.total < 0 and thrower.rank == len(leaders)
+    assert len(leaders) == 8
+
+
+def test_counted_only_ranks_among_players_with_results(tournament):
+    lines = service.board(tournament).main.lines
+    assert service.counted_only(lines) == []
+    add_sheet(tournament, 1, 1, [WALL])
+    add_sheet(tournament, 1, 2, [win("E")])
+    counted = service.counted_only(service.board(tournament).main.lines)
+    assert len(counted) == 8 and counted[0].player.number == 5
+    assert [line.rank for line in counted[1:5]] == [2, 2, 2, 2]   # the wall game's +10
 
 
 def test_player_history_running_total_and_rank(tournament):
@@ -219,5 +244,5 @@ def test_standings_query_count_does_not_grow_with_players(director, make_user=No
     db.session.expire_all()
     small_count = count_queries(lambda: service.board(small))
     large_count = count_queries(lambda: service.board(large))
-    assert small_count == large_count <= 4
+    assert small_count == large_count <= 5
     assert count_queries(lambda: service.load_results(large.id)) == 1

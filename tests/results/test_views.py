@@ -179,17 +179,19 @@ def test_leaders_include_for_the_big_screen(app, tournament):
     assert "No results yet" in html and "<li>" not in html
     add_sheet(tournament, 1, 1, [win("E")])
     html = render_include(app, "results/_leaders.html", tournament=tournament)
-    assert "Player 1" in html and html.count("<li>") == 10
+    # Only the four who played: the 28 with no result yet are not leaders "at X".
+    assert "Player 1" in html and html.count("<li>") == 4
     assert "No results yet" not in html
+    assert html.count(">X<") == 3                     # the real zeros of the three who paid
 
 
 def test_leaders_are_capped_at_the_count_with_the_rest_of_the_tie_counted(app, tournament):
-    """One table's sheet in, 31 players tied at X: ten lines, then "and N more"."""
-    add_sheet(tournament, 1, 1, [win("E")])      # only East of table 1 scores
+    """Three tables' wall games in: 12 players tied at +10, ten lines, then "and 2 more"."""
+    for table in (1, 2, 3):
+        add_sheet(tournament, 1, table, [WALL])
     html = render_include(app, "results/_leaders.html", tournament=tournament)
     assert html.count("<li>") == 10
-    # Player 1 first, then 31 at X (9 of them shown): 22 more tied.
-    assert "and 22 more tied" in html
+    assert "and 2 more tied" in html
 
 
 def test_public_standings_say_no_results_yet_before_any_sheet(app, tournament):

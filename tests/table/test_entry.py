@@ -118,7 +118,7 @@ def test_preview_shows_scores_with_the_rule_sets_words_and_x_for_zero(east):
     assert response.status_code == 200
     assert "jokerless +10 (TNT)" in text and "self-picked +10 (TNT)" in text
     assert "<td>45</td>" in text and "<td>X</td>" in text
-    assert "Player 3 (West) initials game 1" in text
+    assert "Hand the phone to Player 3 (West) to initial game 1" in text
     assert games(east) == []
 
 
@@ -139,10 +139,12 @@ def test_preview_of_a_contradiction_shows_it_at_the_field(east):
 
 def test_outcomes_and_penalties_follow_the_rule_set(east, east_htm):
     tnt_entry = east.get("/game").get_data(as_text=True)
-    assert 'value="misnamed_tile"' in tnt_entry and 'value="error_one_intact"' in tnt_entry
+    assert 'id="outcome-misnamed_tile"' in tnt_entry
+    assert 'id="outcome-error_one_intact"' in tnt_entry
     assert "Heavenly" in tnt_entry and "pen_misnamed_exposure" in tnt_entry
     htm_entry = east_htm.get("/game").get_data(as_text=True)
-    assert 'value="misnamed_tile"' not in htm_entry and "error_one_intact" not in htm_entry
+    assert 'id="outcome-misnamed_tile"' not in htm_entry
+    assert 'id="outcome-error_one_intact"' not in htm_entry
     assert "Heavenly" not in htm_entry and "pen_misnamed_exposure" not in htm_entry
     assert "pen_blind_pass_peek" in htm_entry
 
@@ -221,7 +223,7 @@ def test_polling_refreshes_the_page_when_the_table_moves_to_another_round(east):
 
 def test_the_panel_polls_with_round_version_and_clock_state(east):
     text = east.get().get_data(as_text=True)
-    assert f"v=1-{east.version()}-0-not_started" in text
+    assert f'data-live="panel" data-live-version="1-{east.version()}-0-not_started"' in text
 
 
 def test_a_form_without_a_version_is_treated_as_stale(east):
@@ -244,7 +246,11 @@ def test_a_new_game_never_overwrites_a_game_saved_meanwhile(east):
     response = east.save(1, outcome="time", entered_as="new")
     assert response.status_code == 409
     assert games(east)[0].record == {"outcome": "wall"}
-    assert 'name="game_no" value="2"' in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    # the typed answers stay with game 1: East compares and chooses, never a phantom game 2
+    assert 'name="game_no" value="1"' in page
+    assert 'name="entered_as" value="correction"' in page
+    assert "Keep theirs" in page and "Correct game 1 with mine" in page
     # a correction of game 1 does change it
     assert east.save(1, outcome="time", entered_as="correction").status_code == 303
     assert games(east)[0].record == {"outcome": "time"}

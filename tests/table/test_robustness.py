@@ -204,7 +204,7 @@ def _seat_and_submit_rounds(tournament, table, last_round):
 
 def _poll_cost(east):
     page = east.get().get_data(as_text=True)
-    token = page.split("&amp;v=", 1)[1].split('"', 1)[0]
+    token = page.split('data-live="panel" data-live-version="', 1)[1].split('"', 1)[0]
     with count_queries() as queries:
         response = east.client.get(east.url("", v=token), headers=HX)
     assert response.status_code == 204, token
@@ -231,7 +231,7 @@ def test_the_poll_of_an_asked_round_is_as_cheap(client, director):
     east = TableClient(client, tournament)
     _seat_and_submit_rounds(tournament, east.table, 5)
     text = east.get(r=2).get_data(as_text=True)
-    token = text.split("&amp;v=", 1)[1].split('"', 1)[0]
+    token = text.split('data-live="panel" data-live-version="', 1)[1].split('"', 1)[0]
     assert token.startswith("2-9-")
     with count_queries() as queries:
         response = east.client.get(east.url("", r=2, v=token), headers=HX)
@@ -239,7 +239,8 @@ def test_the_poll_of_an_asked_round_is_as_cheap(client, director):
 
 
 def test_the_poll_changes_with_the_clock_version(east):
-    token = east.get().get_data(as_text=True).split("&amp;v=", 1)[1].split('"', 1)[0]
+    page = east.get().get_data(as_text=True)
+    token = page.split('data-live="panel" data-live-version="', 1)[1].split('"', 1)[0]
     rnd = db.session.scalar(db.select(Round).where(
         Round.tournament_id == east.tournament.id, Round.number == 1))
     rnd.clock_version += 1

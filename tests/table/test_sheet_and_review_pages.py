@@ -137,22 +137,22 @@ def _wall_preview(client, preset, code):
 
 def test_initials_label_names_the_signer_and_the_game(client, director):
     label, page = _wall_preview(client, "tnt", "QATNT1")
-    assert label == "Player 3 (West) initials game 1"
+    assert label == "Hand the phone to Player 3 (West) to initial game 1"
     assert "Every player checks" not in page and "table guide" not in page
 
 
 def test_destination_adds_every_player_checks_their_own_score(client, director):
     label, page = _wall_preview(client, "destination", "QADST1")
-    assert label == "Player 3 (West) initials game 1"
+    assert label == "Hand the phone to Player 3 (West) to initial game 1"
     assert "Every player checks their own score too." in page
 
 
 def test_hidden_tile_keeps_the_signer_and_mentions_the_table_guide(client, director):
     label, page = _wall_preview(client, "hidden-tile", "QAHTM1")
-    assert label == "Player 3 (West) initials game 1"
+    assert label == "Hand the phone to Player 3 (West) to initial game 1"
     assert "A table guide also checks the round." in page
     label, page = _wall_preview(client, "rules-of-the-road", "QAROR1")
-    assert label == "Player 3 (West) initials game 1"
+    assert label == "Hand the phone to Player 3 (West) to initial game 1"
     assert "table guide" not in page and "Every player checks" not in page
 
 
@@ -191,8 +191,13 @@ def test_time_called_waits_under_a_fold_until_time_is_up(east):
     rnd.duration_seconds = 60
     db.session.commit()
     for page in (text_of(east.get()), text_of(east.get("/review"))):
-        assert '<div class="banner banner-time" id="time-called">' in page
-        assert "Time is up." in page and "time-fold" not in page
+        # time up: "Enter game 2" stays the first action; zeroing games stays a second,
+        # deliberate step that lists the games it records (tables that write the scores
+        # at the end must not zero games they played)
+        assert "Time is up." in page
+        assert page.index("Enter game 2") < page.index('id="time-called"')
+        assert '<details class="more time-fold" id="time-called">' in page
+        assert "This records <strong>games 2, 3, 4</strong> as time called" in page
 
 
 def test_hidden_tile_says_the_whole_round_scores_0(east_htm):

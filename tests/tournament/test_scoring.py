@@ -6,6 +6,7 @@ from tournament.rules import PRESETS
 from tournament.scoring import (
     Game,
     InvalidGame,
+    check_after_time_called,
     round_totals,
     score_game,
     score_lines,
@@ -439,3 +440,45 @@ def test_from_dict_with_rules_refuses_rules_the_set_does_not_have(preset, record
         Game.from_dict(record, PRESETS[preset])
     assert refused.value.field == field
     assert PRESETS[preset].short_name in str(refused.value)
+
+
+# ---- nothing scores after time is called ------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ALL)
+def test_a_game_after_a_time_called_game_is_refused_unless_time_called(preset):
+    # tnt: "all players at that table receive a score of zero for each game that was not
+    # completed"; destination: "Time’s up, each player gets a score of Zero for that game.";
+    # hidden-tile: "Each round ends immediately when the chime sounds." A game after time
+    # was called was never played.
+    rules = PRESETS[preset]
+    games = round_of(win(), {"outcome": "time"}, win())
+    with pytest.raises(InvalidGame) as refused:
+        check_after_time_called(rules, games, 3)
+    assert refused.value.field == "outcome"
+    assert "Time was called in game 2" in refused.value.message
+    check_after_time_called(rules, round_of(win(), {"outcome": "time"}, {"outcome": "time"}),
+                            3)
+    check_after_time_called(rules, games, 1)  # game 1 was played before time was called
+
+
+def test_the_refusal_says_what_time_called_means_under_the_rule_set():
+    # hidden-tile: "If the game is unfinished, every player at that table receives 0 points
+    # for the round." tnt: "0 points for every player at the table if time is called before
+    # the game is finished."
+    games = round_of(win(), {"outcome": "time"}, {"outcome": "wall"})
+    with pytest.raises(InvalidGame) as hidden:
+        check_after_time_called(PRESETS["hidden-tile"], games, 3)
+    assert "every game of it scores 0" in hidden.value.message
+    with pytest.raises(InvalidGame) as tnt:
+        check_after_time_called(PRESETS["tnt"], games, 3)
+    assert "games 3 on were never played and score 0" in tnt.value.message
+
+
+def test_time_cannot_be_called_in_a_game_before_one_that_was_played():
+    # tnt: "0 points for every player at the table if time is called before the game is
+    # finished": a later game that was played means time was not called before it.
+    games = round_of(win(), {"outcome": "time"}, {"outcome": "wall"})
+    with pytest.raises(InvalidGame) as refused:
+        check_after_time_called(PRESETS["tnt"], games, 2)
+    assert "Game 3 was played after this game" in refused.value.message

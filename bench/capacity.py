@@ -1,0 +1,122 @@
+"""The capacity search: the round end at increasing table counts, each on a fresh
+database, and the largest count that holds (no failed request, no lost or doubled sheet,
+save and submit p95 under the target), with an SVG chart of save p95 and errors against
+table count. `python -m bench --capacity 100,200,400` (see bench/__main__.py)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+TARGET_MS = 150
+
+
+@dataclass
+class Step:
+    tables: int
+    save_p95_ms: float
+    errors: int
+    database_ok: bool
+    server_cpu: float
+    generator_cpu: float
+    wall: float
+    examples: dict[str, str]
+
+    @property
+    def holds(self) -> bool:
+        return self.errors == 0 and self.database_ok and self.save_p95_ms < TARGET_MS
+
+
+async def step(tables: int, args, run_env) -> Step:
+    """One round end at `tables` tables. `run_env(tables)` is an async context manager
+    (bench/__main__.py) giving (url, server pid, seed, database url) on a fresh database."""
+    from bench import flows, wrk
+    from bench.__main__ import Client, Stats, pct
+
+    async with run_env(tables) as (url, server_pid, seed, database_url):
+        stats = Stats()
+        generator_before, server_before = wrk.self_cpu(), wrk.tree_cpu(server_pid)
+        await flows.round_end(url, seed, stats, args, Client)
+        stats.ended = time.monotonic()
+        server_cpu = wrk.tree_cpu(server_pid) - server_before
+        generator_cpu = wrk.self_cpu() - generator_before
+    save = sorted(stats.samples.get("save game", []) + stats.samples.get("submit", []))
+    verdict = flows.check_database(database_url, seed)
+    return Step(tables, pct(save, 95), sum(stats.errors.values()),
+                any("**PASS**" in line for line in verdict), server_cpu, generator_cpu,
+                stats.ended - stats.started, dict(stats.error_examples))
+
+
+def report(steps: list[Step], args) -> list[str]:
+    held = [s.tables for s in steps if s.holds]
+    rows = ["## Capacity search", "",
+            f"Round end at each count on a fresh database: every East's four games and "
+            f"submission spread over {args.spread:.0f} s, four phones per table polling "
+            f"every {args.poll} s, 10% of tables calling the director, three directors on "
+            "the queue, twenty onlookers on the standings.", "",
+            "| tables | players | save/submit p95 ms | errors | database check | server CPU s "
+            "| generator CPU s | wall s | holds |",
+            "|---:|---:|---:|---:|---|---:|---:|---:|---|"]
+    for s in steps:
+        rows.append(f"| {s.tables} | {s.tables * 4} | {s.save_p95_ms:.0f} | {s.errors} | "
+                    f"{'PASS' if s.database_ok else 'FAIL'} | {s.server_cpu:.1f} | "
+                    f"{s.generator_cpu:.1f} | {s.wall:.0f} | {'yes' if s.holds else 'no'} |")
+    for s in steps:
+        rows += [f"- errors at {s.tables} tables (first of each): {label}: `{text[:120]}`"
+                 for label, text in s.examples.items()]
+    rows += ["", f"Largest count that holds (0 errors, 0 lost or doubled sheets, p95 < "
+             f"{TARGET_MS} ms): **{max(held) if held else 'none'}**", ""]
+    return rows
+
+
+def chart(steps: list[Step], width: int = 560, height: int = 300) -> str:
+    """Save/submit p95 (line) and errors (red bars) against table count, as SVG."""
+    left, right, top, bottom = 56, 56, 24, 40
+    xs = [s.tables for s in steps] or [1]
+    x_max = max(xs)
+    y_max = max([TARGET_MS * 2, *(s.save_p95_ms for s in steps)]) * 1.1
+    e_max = max([1, *(s.errors for s in steps)])
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x(value):
+        return left + plot_w * value / x_max
+
+    def y(value):
+        return top + plot_h * (1 - value / y_max)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11" '
+             'role="img" aria-labelledby="t">',
+             '<title id="t">Save and submit p95 and errors against table count</title>',
+             f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#fff" '
+             'stroke="#999"/>',
+             f'<line x1="{left}" x2="{left + plot_w}" y1="{y(TARGET_MS):.1f}" '
+             f'y2="{y(TARGET_MS):.1f}" stroke="#b45309" stroke-dasharray="4 3"/>',
+             f'<text x="{left + plot_w - 4}" y="{y(TARGET_MS) - 4:.1f}" text-anchor="end" '
+             f'fill="#b45309">target {TARGET_MS} ms</text>']
+    for s in steps:
+        bar = plot_h * 0.5 * s.errors / e_max
+        if s.errors:
+            parts.append(f'<rect x="{x(s.tables) - 5:.1f}" y="{top + plot_h - bar:.1f}" '
+                         f'width="10" height="{bar:.1f}" fill="#dc2626" opacity="0.6"/>')
+        parts.append(f'<text x="{x(s.tables):.1f}" y="{height - bottom + 14}" '
+                     f'text-anchor="middle">{s.tables}</text>')
+    points = " ".join(f"{x(s.tables):.1f},{y(s.save_p95_ms):.1f}" for s in steps)
+    parts.append(f'<polyline points="{points}" fill="none" stroke="#1d4ed8" '
+                 'stroke-width="2"/>')
+    for s in steps:
+        parts.append(f'<circle cx="{x(s.tables):.1f}" cy="{y(s.save_p95_ms):.1f}" r="3" '
+                     'fill="#1d4ed8"/>')
+    for tick in range(0, int(y_max) + 1, max(50, int(y_max / 5) // 50 * 50)):
+        parts.append(f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end">'
+                     f'{tick}</text>')
+    parts += [f'<text x="{left + plot_w / 2}" y="{height - 6}" text-anchor="middle">'
+              'tables</text>',
+              f'<text x="14" y="{top + plot_h / 2}" transform="rotate(-90 14 '
+              f'{top + plot_h / 2})" text-anchor="middle" fill="#1d4ed8">save/submit p95 ms'
+              '</text>',
+              f'<text x="{width - 14}" y="{top + plot_h / 2}" transform="rotate(90 '
+              f'{width - 14} {top + plot_h / 2})" text-anchor="middle" fill="#dc2626">'
+              f'errors (bars, max {e_max})</text>',
+              '</svg>']
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,69 @@
+"""The unchanged poll, answered before Flask builds a request.
+
+Most polls find nothing new. Flask would first open the session (verify and decode the
+cookie), match the route, run the before- and after-request hooks (CSRF, login, security
+headers, compression) for an empty 204; at a few hundred phones that is most of the
+server's work. This WSGI wrapper recognises the poll's path, compares the versions with
+one statement on a pooled connection (blueprints.live.service.fast_unchanged, checked
+against the full view's comparison in tests/live), and answers 204 itself. Anything
+else, and any doubt (a bad link, an error), goes to Flask, which answers it in full."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl
+
+from werkzeug.http import parse_cookie
+
+from blueprints.calls.views import DISMISSED_COOKIE
+from blueprints.table.forms import MAX_ROW_NUMBER, small_int
+from models import db
+
+from . import service
+
+PREFIX = "/live/t/"
+# What the full answer's after-request hooks would add to an empty 204 that matters.
+# (No Content-Length: a 204 must not carry one.)
+HEADERS = [("Vary", "HX-Request"), ("Cache-Control", "no-store"),
+           ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer")]
+
+
+class UnchangedPoll:
+    def __init__(self, app, wsgi_app):
+        self.app = app
+        self.wsgi_app = wsgi_app
+        self.engine = None
+
+    def __call__(self, environ, start_response):
+        path = environ.get("PATH_INFO", "")
+        if (path.startswith(PREFIX) and environ.get("REQUEST_METHOD") == "GET"
+                and environ.get("HTTP_HX_REQUEST") == "true"
+                and "HTTP_HX_BOOSTED" not in environ
+                and "HTTP_HX_HISTORY_RESTORE_REQUEST" not in environ
+                and self._unchanged(path[len(PREFIX):], environ)):
+            start_response("204 No Content", list(HEADERS))
+            return []
+        return self.wsgi_app(environ, start_response)
+
+    def _unchanged(self, rest: str, environ) -> bool:
+        code, _, number = rest.partition("/")
+        if not code or not number.isascii() or not number.isdigit() or len(number) > 9:
+            return False
+        args = dict(parse_qsl(environ.get("QUERY_STRING", "")))
+        dismissed: list[int] = []
+        if DISMISSED_COOKIE in environ.get("HTTP_COOKIE", ""):
+            dismissed = service.dismissed_ids(parse_cookie(environ).get(DISMISSED_COOKIE))
+        try:
+            if self.engine is None:
+                with self.app.app_context():
+                    self.engine = db.engine
+            with self.engine.connect() as connection:
+                return service.fast_unchanged(
+                    connection, code, int(number), args.get("k"),
+                    small_int(args.get("r"), MAX_ROW_NUMBER) or None, args, dismissed)
+        except Exception:
+            # A failing database, or anything unexpected: the full request reports it.
+            return False
+
+
+def install(app) -> None:
+    app.wsgi_app = UnchangedPoll(app, app.wsgi_app)

@@ -1,0 +1,195 @@
+"""What a live page's one poll compares: the versions of every part the page shows.
+
+A table page shows three live parts (the clock, the sheet's panel, the call bar). Its
+poll sends the version of each as the page shows it; `table_poll` reads the current ones
+in four indexed lookups (the clock, the table by its link, its round with the sheet's
+version, its latest call) and says which parts changed. Nothing here renders or touches
+the request: the same function answers the 204 before Flask builds a request (see
+blueprints.live.fast) and decides what the full answer carries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from blueprints.calls import service as calls_service
+from blueprints.clock import service as clock_service
+from blueprints.table import service as table_service
+
+# The names of the parts, as the page sends them (data-live) and as the query carries them.
+CLOCK, PANEL, CALL = "clock", "panel", "call"
+
+
+@dataclass
+class TablePoll:
+    table: object
+    tournament: object                     # clock_service.PublicTournament
+    state: object | None                   # table_service.PollState; None: not seated
+    call: object | None                    # the call this phone's bar shows
+    versions: dict[str, str]
+    changed: list[str] = field(default_factory=list)
+    refresh: bool = False                  # another round: the whole page must reload
+
+    @property
+    def unchanged(self) -> bool:
+        return not self.changed and not self.refresh
+
+
+def dismissed_ids(raw: str | None) -> list[int]:
+    """The ended calls this phone said "OK" to (the calls blueprint's cookie)."""
+    return [int(part) for part in (raw or "").split(".") if part.isdigit() and len(part) < 12]
+
+
+def table_poll(code: str, number: int, token: str | None, round_no: int | None,
+               shown: dict[str, str | None], dismissed: list[int]) -> TablePoll:
+    """The table page's parts, compared with what the phone shows. Raises
+    table_service.BadLink for a wrong link; an unknown tournament is a wrong link too."""
+    table = table_service.table_from_link(code, number, token)
+    found = clock_service.clock_by_code(code)
+    if found is None:
+        raise table_service.BadLink()
+    tournament, clock = found
+    state = table_service.poll_state(table, round_no)
+    call = calls_service.table_call(table)
+    if call is not None and call.state not in calls_service.OPEN_STATES \
+            and call.id in dismissed:
+        call = None
+    versions = {
+        CLOCK: clock.version if clock is not None else "none",
+        PANEL: state.token if state is not None else "none",
+        CALL: calls_service.table_version(call),
+    }
+    poll = TablePoll(table=table, tournament=tournament, state=state, call=call,
+                     versions=versions)
+    asked_panel = shown.get(PANEL)
+    if state is None or (asked_panel and
+                         asked_panel.split("-")[0] != str(state.round.number)):
+        poll.refresh = True
+    if not clock_service.unchanged(clock, shown.get(CLOCK), shown.get("shown")):
+        poll.changed.append(CLOCK)
+    for part in (PANEL, CALL):
+        if shown.get(part) != versions[part]:
+            poll.changed.append(part)
+    return poll
+
+
+# ---- the same comparison in one statement, for the unchanged answer -----------------------
+#
+# table_poll above reads through the services (four ORM queries); building those
+# statements and loading their objects costs more than everything else in a poll. The 204
+# path asks the same questions in ONE statement, built once, with the same ordering
+# expressions; tests/live compares both answers over every state a table goes through.
+
+_STATEMENTS: dict[bool, object] = {}
+
+
+def _versions_statement(numbered: bool):
+    from sqlalchemy import and_, bindparam, case, exists, select
+    from sqlalchemy.orm import aliased
+
+    from blueprints.clock.service import _CURRENT_ORDER
+    from models import DirectorCall, Round, Scoresheet, Seating, Table, Tournament
+
+    # The tournament's current round (the clock every page shows): clock_service.
+    clock_round_id = (select(Round.id).where(Round.tournament_id == Tournament.id)
+                      .order_by(*_CURRENT_ORDER).limit(1).correlate(Tournament)
+                      .scalar_subquery())
+    # The table's round: table_service._round_and_version.
+    running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
+    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == "open")
+    table_round = (select(Round.id)
+                   .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
+                              & (Scoresheet.table_id == Table.id))
+                   .where(Round.tournament_id == Table.tournament_id))
+    if numbered:
+        table_round = table_round.where(Round.number == bindparam("round_no"), exists().where(
+            Seating.round_id == Round.id, Seating.table_id == Table.id))
+    else:
+        table_round = table_round.where(exists().where(Seating.round_id == Round.id)).order_by(
+            case((running, 0), (unfinished, 1), else_=2),
+            case((running, -Round.number), (unfinished, Round.number), else_=-Round.number))
+    table_round_id = table_round.limit(1).correlate(Table).scalar_subquery()
+    # The table's latest call: calls_service.table_call.
+    call_id = (select(DirectorCall.id).where(DirectorCall.table_id == Table.id)
+               .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1)
+               .correlate(Table).scalar_subquery())
+
+    clock, mine, sheet, call = (aliased(Round), aliased(Round), aliased(Scoresheet),
+                                aliased(DirectorCall))
+
+    def clock_columns(rnd, prefix):
+        return [getattr(rnd, name).label(prefix + name) for name in (
+            "number", "duration_seconds", "started_at", "paused_at", "paused_seconds",
+            "ended_at", "pause_reason", "clock_version")]
+
+    return (
+        select(Table.token, Tournament.id.label("tournament_id"),
+               *clock_columns(clock, "c_"), *clock_columns(mine, "t_"),
+               sheet.version.label("sheet_version"), call.id.label("call_id"),
+               call.version.label("call_version"), call.state.label("call_state"),
+               call.resolved_at.label("call_resolved_at"),
+               call.cancelled_at.label("call_cancelled_at"))
+        .join(Tournament, Tournament.id == Table.tournament_id)
+        .outerjoin(clock, clock.id == clock_round_id)
+        .outerjoin(mine, mine.id == table_round_id)
+        .outerjoin(sheet, and_(sheet.round_id == mine.id, sheet.table_id == Table.id))
+        .outerjoin(call, call.id == call_id)
+        .where(Tournament.code == bindparam("code"), Table.number == bindparam("number"))
+    )
+
+
+class _Prefixed:
+    """A row's columns that start with `prefix`, as attributes without it (what
+    clock_service reads of a round)."""
+
+    def __init__(self, row, prefix):
+        self._row, self._prefix = row, prefix
+
+    def __getattr__(self, name):
+        return getattr(self._row, self._prefix + name)
+
+
+def fast_unchanged(connection, code: str, number: int, token: str | None,
+                   round_no: int | None, shown: dict[str, str | None],
+                   dismissed: list[int]) -> bool:
+    """True when every part the phone shows is current (-> 204). False means "ask the
+    full view", never "changed": a wrong link, an unknown table, anything unusual."""
+    import secrets
+
+    from blueprints.clock.service import _view, round_clock
+    from blueprints.common import plain_code
+    from models import utcnow
+
+    code = plain_code(code)
+    if not token or code is None:
+        return False
+    numbered = round_no is not None
+    statement = _STATEMENTS.get(numbered)
+    if statement is None:
+        statement = _STATEMENTS[numbered] = _versions_statement(numbered)
+    params = {"code": code, "number": number}
+    if numbered:
+        params["round_no"] = round_no
+    row = connection.execute(statement, params).first()
+    # As table_service.table_from_link: compared as bytes (any character can be in ?k=).
+    if row is None or not secrets.compare_digest(
+            row.token.encode(), str(token).encode("utf-8", "surrogatepass")):
+        return False
+    now = utcnow()
+    clock = _view(row.tournament_id, _Prefixed(row, "c_"), now)
+    if not clock_service.unchanged(clock, shown.get(CLOCK), shown.get("shown")):
+        return False
+    if row.t_number is None:
+        return False
+    mine = _Prefixed(row, "t_")
+    panel = (f"{row.t_number}-{row.sheet_version or 1}-{row.t_clock_version}"
+             f"-{round_clock(mine).state(now)}")
+    if shown.get(PANEL) != panel:
+        return False
+    shows_call = False
+    if row.call_id is not None:
+        ended = row.call_resolved_at or row.call_cancelled_at
+        recent = ended is not None and now - ended <= calls_service.RECENT
+        shows_call = row.call_state in calls_service.OPEN_STATES or (
+            recent and row.call_id not in dismissed)
+    version = f"{row.call_id}.{row.call_version}" if shows_call else "none"
+    return shown.get(CALL) == version

@@ -1,0 +1,271 @@
+"""The table page's one poll: 204 while every part it shows is current, else exactly the
+parts that changed, out of band, each with its new version."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from blueprints.calls import service as calls_service
+from models import db
+from tests.conftest import make_tournament
+from tests.table.conftest import TableClient, count_queries
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def east(client, director):
+    return TableClient(client, make_tournament(director, players=8, rounds=2))
+
+
+def live_parts(html: str) -> dict[str, str]:
+    """{part: version} of every live part in a page or a poll answer."""
+    return dict(re.findall(r'data-live="(\w+)" data-live-version="([^"]*)"', html))
+
+
+def poll(east, versions: dict[str, str], **extra):
+    query = "&".join(f"{k}={v}" for k, v in {**versions, **extra}.items())
+    url = f"/live/t/{east.tournament.code}/{east.table.number}?k={east.table.token}&{query}"
+    return east.client.get(url, headers=HX)
+
+
+def test_the_table_page_polls_once_for_its_three_live_parts(east):
+    html = east.get().get_data(as_text=True)
+    assert set(live_parts(html)) == {"clock", "panel", "call"}
+    assert html.count('hx-trigger="every') == 1
+    poller = re.search(r'<div id="live"[^>]*>', html).group(0)
+    assert f"/live/t/{east.tournament.code}/1?k={east.table.token}" in poller
+    assert 'hx-swap="none"' in poller
+
+
+def test_nothing_changed_is_204_in_a_handful_of_queries(east):
+    shown = live_parts(east.get().get_data(as_text=True))
+    with count_queries() as queries:
+        response = poll(east, shown)
+    assert response.status_code == 204 and response.data == b""
+    assert len(queries) <= 4
+
+
+def test_a_saved_game_sends_only_the_panel(east):
+    shown = live_parts(east.get().get_data(as_text=True))
+    east.save(1, outcome="wall")
+    response = poll(east, shown)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    parts = live_parts(html)
+    assert set(parts) == {"panel"} and parts["panel"] != shown["panel"]
+    assert 'id="panel"' in html and 'hx-swap-oob="true"' in html
+    # The phone now shows the new version: quiet again.
+    assert poll(east, {**shown, **parts}).status_code == 204
+
+
+def test_a_lost_answer_is_sent_again(east):
+    shown = live_parts(east.get().get_data(as_text=True))
+    east.save(1, outcome="wall")
+    first = poll(east, shown).get_data(as_text=True)
+    second = poll(east, shown).get_data(as_text=True)
+    assert live_parts(first) == live_parts(second) != {}
+
+
+def test_a_call_sends_only_the_call_bar(east):
+    shown = live_parts(east.get().get_data(as_text=True))
+    call, _ = calls_service.place_call(east.table, "", "")
+    db.session.commit()
+    html = poll(east, shown).get_data(as_text=True)
+    assert live_parts(html) == {"call": f"{call.id}.{call.version}"}
+    assert 'id="table-call"' in html and "The director has been called" in html
+
+
+def test_the_clock_sends_the_clock_and_the_panel(east, director):
+    from blueprints.clock import service as clock_service
+
+    shown = live_parts(east.get().get_data(as_text=True))
+    clock_service.start_round(east.tournament, 1, 0, director, "owner")
+    db.session.commit()
+    response = poll(east, shown)
+    parts = live_parts(response.get_data(as_text=True))
+    # The panel's version carries the clock's state (time called is offered when time is up).
+    assert set(parts) == {"clock", "panel"}
+    assert response.headers["HX-Trigger"] == "clockChanged"
+
+
+def test_a_page_of_an_earlier_round_polls_for_that_round(east):
+    html = east.get(r=1).get_data(as_text=True)
+    poller = re.search(r'<div id="live"[^>]*>', html).group(0)
+    assert "r=1" in poller
+    assert poll(east, live_parts(html), r=1).status_code == 204
+
+
+def test_another_round_reloads_the_page(east):
+    shown = live_parts(east.get().get_data(as_text=True))
+    response = poll(east, {**shown, "panel": "2-1-0-running"})
+    assert response.headers.get("HX-Refresh") == "true"
+
+
+def test_a_wrong_token_stops_the_poll_and_says_so(east):
+    url = f"/live/t/{east.tournament.code}/1?k=wrong&clock=none&panel=x&call=none"
+    response = east.client.get(url, headers=HX)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 404
+    assert response.headers["HX-Trigger-After-Settle"] == "live:stop"
+    assert "no longer valid" in html and 'hx-swap-oob="true"' in html
+    assert str(east.table.number) not in live_parts(html)
+
+
+def test_without_htmx_the_poll_address_leads_to_the_table_page(east):
+    shown = live_parts(east.get().get_data(as_text=True))
+    query = "&".join(f"{k}={v}" for k, v in shown.items())
+    url = f"/live/t/{east.tournament.code}/1?k={east.table.token}&{query}"
+    response = east.client.get(url)
+    assert response.status_code == 302 and f"/t/{east.tournament.code}/1" in response.location
+
+
+def test_the_unchanged_answer_skips_the_session(east, monkeypatch):
+    shown = live_parts(east.get().get_data(as_text=True))
+    opened = []
+    interface = east.client.application.session_interface
+    original = interface.open_session
+    monkeypatch.setattr(interface, "open_session",
+                        lambda app, request: opened.append(1) or original(app, request))
+    assert poll(east, shown).status_code == 204
+    assert opened == []
+    east.save(1, outcome="wall")
+    opened.clear()
+    assert poll(east, shown).status_code == 200
+    assert opened == [1]
+
+
+def test_a_ruling_this_phone_dismissed_stays_dismissed(east, director):
+    call, _ = calls_service.place_call(east.table, "", "")
+    calls_service.resolve_call(call, director, "Play on")
+    db.session.commit()
+    shown = live_parts(east.get().get_data(as_text=True))
+    assert shown["call"] == f"{call.id}.{call.version}"
+    code, token = east.tournament.code, east.table.token
+    east.client.post(f"/calls/t/{code}/1/ok?k={token}", data={"call_id": call.id})
+    response = poll(east, shown)
+    html = response.get_data(as_text=True)
+    assert live_parts(html) == {"call": "none"}
+    assert poll(east, {**shown, "call": "none"}).status_code == 204
+
+
+def _both_ways(east, round_no=None, dismissed=()):
+    """The full view's versions, and whether the one-statement comparison agrees that a
+    phone showing exactly them is current and one showing anything else is not."""
+    from blueprints.live import service
+
+    shown = {"clock": None, "panel": None, "call": None, "shown": None}
+    poll = service.table_poll(east.tournament.code, east.table.number, east.table.token,
+                              round_no, shown, list(dismissed))
+    with db.engine.connect() as connection:
+        def fast(versions):
+            return service.fast_unchanged(connection, east.tournament.code,
+                                          east.table.number, east.table.token, round_no,
+                                          versions, list(dismissed))
+
+        same = fast(dict(poll.versions))
+        others = [fast({**poll.versions, part: poll.versions[part] + "x"})
+                  for part in poll.versions]
+        wrong_token = service.fast_unchanged(connection, east.tournament.code, 1, "nope",
+                                             round_no, dict(poll.versions), list(dismissed))
+    return poll, same, others, wrong_token
+
+
+def test_the_one_statement_agrees_with_the_full_view_through_a_round(east, director):
+    from blueprints.clock import service as clock_service
+
+    tournament = east.tournament
+    states = []
+
+    def check(round_no=None, dismissed=()):
+        db.session.commit()
+        db.session.expire_all()
+        poll, same, others, wrong_token = _both_ways(east, round_no, dismissed)
+        states.append(dict(poll.versions))
+        assert not poll.refresh
+        assert same is True, poll.versions
+        assert others == [False, False, False] and wrong_token is False
+
+    check()                                                       # not started
+    clock_service.start_round(tournament, 1, 0, director, "owner")
+    check()                                                       # running
+    east.save(1, outcome="wall")
+    check()                                                       # a game entered
+    clock_service.pause(tournament, 1, 1, "a ruling", director, "owner")
+    check()                                                       # paused
+    clock_service.resume(tournament, 1, 2, "", director, "owner")
+    call, _ = calls_service.place_call(east.table, "", "")
+    check()                                                       # a call open
+    calls_service.claim_call(call, director)
+    check()                                                       # claimed
+    calls_service.resolve_call(call, director, "Play on")
+    check()                                                       # a ruling shown
+    check(dismissed=[call.id])                                    # ... and dismissed here
+    for game in (2, 3, 4):
+        east.save(game, outcome="wall")
+    clock_service.end_round(tournament, 1, 3, director, "owner")
+    check()                                                       # round ended
+    clock_service.seat_round(tournament, 2, director, "owner")
+    check()                                                       # next round seated
+    check(round_no=1)                                             # a page pinned to round 1
+    check(round_no=2)
+    assert len({tuple(s.values()) for s in states}) >= 9  # the states really differed
+
+
+def test_the_one_statement_refuses_an_unseated_round(east):
+    from blueprints.live import service
+
+    with db.engine.connect() as connection:
+        assert service.fast_unchanged(connection, east.tournament.code, 1, east.table.token,
+                                      9, {"clock": "none", "panel": "none", "call": "none"},
+                                      []) is False
+
+
+
+def test_the_big_screen_polls_once_for_its_clock_and_board(client, director):
+    from blueprints.clock import service as clock_service
+
+    tournament = make_tournament(director, players=8, rounds=2)
+    html = client.get(f"/display/{tournament.code}").get_data(as_text=True)
+    shown = live_parts(html)
+    assert set(shown) == {"clock", "board"} and html.count('hx-trigger="every') == 1
+    url = f"/live/screen/{tournament.code}?" + "&".join(f"{k}={v}" for k, v in shown.items())
+    assert client.get(url, headers=HX).status_code == 204
+    clock_service.start_round(tournament, 1, 0, director, "owner")
+    db.session.commit()
+    answer = client.get(url, headers=HX).get_data(as_text=True)
+    changed = live_parts(answer)
+    assert "clock" in changed and changed["clock"] != shown["clock"]
+    assert 'hx-swap-oob="true"' in answer
+    again = "&".join(f"{k}={v}" for k, v in {**shown, **changed}.items())
+    assert client.get(f"/live/screen/{tournament.code}?{again}", headers=HX).status_code == 204
+
+
+def test_the_console_polls_once_for_its_clock_and_grid(client, director):
+    tournament = make_tournament(director, players=8, rounds=2)
+    html = client.get(f"/clock/director/{tournament.id}").get_data(as_text=True)
+    shown = live_parts(html)
+    assert set(shown) == {"clock", "grid"} and html.count('hx-trigger="every') == 1
+    url = f"/live/console/{tournament.id}?" + "&".join(f"{k}={v}" for k, v in shown.items())
+    assert client.get(url, headers=HX).status_code == 204
+    TableClient(client, tournament).save(1, outcome="wall")
+    answer = client.get(url, headers=HX).get_data(as_text=True)
+    assert set(live_parts(answer)) == {"grid"} and 'id="table-grid"' in answer
+
+
+def test_the_console_poll_is_for_its_staff_only(client, director):
+    tournament = make_tournament(director, players=8, rounds=2)
+    client.post("/auth/sign-out")
+    response = client.get(f"/live/console/{tournament.id}?clock=x&grid=y", headers=HX)
+    assert response.status_code in (302, 401)
+
+
+@pytest.mark.parametrize("code_part, token", [("%00X", "k"), ("{code}", "%C3%A9"),
+                                              ("{code}", "%ED%A0%80")])
+def test_any_characters_in_the_poll_url_are_a_plain_404(east, code_part, token):
+    code = code_part.format(code=east.tournament.code)
+    response = east.client.get(f"/live/t/{code}/1?k={token}&clock=x&panel=y&call=z",
+                               headers=HX)
+    assert response.status_code == 404

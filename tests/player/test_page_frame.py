@@ -1,0 +1,47 @@
+"""The frame of every page: players' pages carry no "Director sign-in" in their header
+(it sits at the foot of the page), and every page names a favicon that exists."""
+
+from __future__ import annotations
+
+
+def header(html: str) -> str:
+    return html.split('<header class="site-header">')[1].split("</header>")[0]
+
+
+def test_player_pages_keep_director_sign_in_out_of_the_header(app, tournament):
+    visitor = app.test_client()
+    for path in ("/", f"/p/{tournament.code}", f"/results/{tournament.code}"):
+        html = visitor.get(path).get_data(as_text=True)
+        assert "Director sign-in" not in header(html), path
+        assert 'href="/auth/sign-in">Director sign-in</a>' in html.split("<footer")[1], path
+
+
+def test_every_page_names_a_favicon_that_is_served(app, tournament):
+    visitor = app.test_client()
+    html = visitor.get("/").get_data(as_text=True)
+    href = html.split('<link rel="icon" type="image/svg+xml" href="')[1].split('"')[0]
+    response = visitor.get(href)
+    assert response.status_code == 200 and b"<svg" in response.data
+
+
+def test_the_players_page_says_only_what_applies(app, director):
+    from tests.conftest import make_tournament
+
+    visitor = app.test_client()
+    tnt = make_tournament(director, code="TNTONE")
+    html = visitor.get(f"/p/{tnt.code}/player/1").get_data(as_text=True)
+    assert "No games yet" in html and "Total so far" not in html
+    hidden_tile = make_tournament(director, preset="hidden-tile", code="HIDDEN")
+    from tests.results.conftest import add_sheet
+
+    add_sheet(hidden_tile, 1, 1, [{"outcome": "wall"}])
+    html = visitor.get(f"/p/{hidden_tile.code}/player/1").get_data(as_text=True)
+    assert "Not verified yet" in html and "Total so far" in html
+
+
+def test_the_history_chart_labels_are_large_enough_for_a_phone(app, tournament):
+    from tests.results.conftest import add_sheet
+
+    add_sheet(tournament, 1, 1, [{"outcome": "wall"}])
+    html = app.test_client().get(f"/p/{tournament.code}/player/1").get_data(as_text=True)
+    assert 'font-size="18"' in html and 'font-size="12"' not in html
