@@ -43,17 +43,10 @@ def test_a_typed_card_value_that_is_not_plain_digits_is_refused_at_the_field(eas
     assert games(east) == []
 
 
-EXPOSURES_READ_AS_0 = pytest.mark.xfail(
-    strict=True, reason="the entry form still reads exposures that are no number as 0 and "
-    "saves the game; remove this mark once it refuses them")
-
-
 @pytest.mark.parametrize("fields", [
     {"value": "²", "win_by": "self"},
-    pytest.param({"value": "25", "win_by": "thrown", "thrower": "E", "exposures": "²"},
-                 marks=EXPOSURES_READ_AS_0),
-    pytest.param({"value": "25", "win_by": "thrown", "thrower": "E", "exposures": HUGE},
-                 marks=EXPOSURES_READ_AS_0),
+    {"value": "25", "win_by": "thrown", "thrower": "E", "exposures": "²"},
+    {"value": "25", "win_by": "thrown", "thrower": "E", "exposures": HUGE},
 ])
 def test_odd_digits_in_the_buttons_are_refused_and_save_nothing(east, fields):
     response = east.save(1, outcome="mahjong", winner="S", **fields)
