@@ -1,20 +1,36 @@
 # The two commands of the README: `make run` and `make test` (plus `make bench`).
+# Everything is installed into .venv from the hashed lock files (requirements*.txt,
+# compiled from requirements*.in by `make lock`).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 FLASK := $(VENV)/bin/flask --app app
 PORT ?= 8000
+# pytest-xdist workers. More workers than cores pays: the end-to-end and fault tests
+# spend most of their time waiting on a browser or a server, not on the CPU.
+JOBS ?= 4
+PYTEST := $(PY) -m pytest -q
 
-.PHONY: run test test-unit test-pg test-e2e bench lint clean
+.PHONY: run test test-fast test-pg test-e2e chromium python-ok bench lint lock clean
 
-$(VENV)/.runtime: requirements.txt
+# Say plainly what is missing before `python -m venv` fails with a traceback.
+python-ok:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+		echo "MahjTable needs Python 3.11 or newer; '$(PYTHON)' is" \
+		     "$$($(PYTHON) --version 2>/dev/null || echo 'not installed')." \
+		     "Install one, or name it: make PYTHON=python3.12 ..." >&2; exit 1; }
+	@test -x $(PY) || $(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || { \
+		echo "Python's venv module is missing, so .venv cannot be made." \
+		     "On Debian or Ubuntu: apt-get install python3-venv (then run make again)." >&2; \
+		exit 1; }
+
+$(VENV)/.runtime: requirements.txt | python-ok
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q --require-hashes -r requirements.txt
 	touch $@
 
-$(VENV)/.dev: requirements-dev.txt requirements.txt $(VENV)/.runtime
-	$(PY) -m pip install -q -r requirements-dev.txt
+$(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
+	$(PY) -m pip install -q --require-hashes -r requirements-dev.txt
 	touch $@
 
 run: $(VENV)/.runtime
@@ -22,19 +38,50 @@ run: $(VENV)/.runtime
 	PORT=$(PORT) $(FLASK) demo
 	PORT=$(PORT) $(VENV)/bin/gunicorn -c gunicorn.conf.py "app:create_app()"
 
-test: $(VENV)/.dev
-	$(PY) -m pytest tests/ -q
-	@if [ -n "$$TEST_DATABASE_URL" ]; then \
-		echo "== tests/ again on PostgreSQL ($$TEST_DATABASE_URL)"; \
-		MAHJTABLE_TEST_BACKEND=postgres $(PY) -m pytest tests/ -q; \
+# The view, unit, fault and end-to-end tests on SQLite in one parallel run, then the view
+# tests again on PostgreSQL when TEST_DATABASE_URL names one.
+test: $(VENV)/.dev chromium
+	$(PYTEST) -n $(JOBS) tests/ e2e/
+	@if [ -n "$$TEST_DATABASE_URL" ]; then $(MAKE) --no-print-directory test-pg; \
 	else echo "== TEST_DATABASE_URL not set: PostgreSQL leg skipped"; fi
-	$(PY) -m pytest e2e/ -q
+
+# Unit and view tests on SQLite, without the fault tests (which start servers): the quick
+# loop while editing.
+test-fast: $(VENV)/.dev
+	$(PYTEST) -n 2 -m "not fault" tests/
+
+# The tests that touch the database, on the PostgreSQL named by TEST_DATABASE_URL (each
+# xdist worker in its own schema). tournament/ is pure Python: a second database teaches
+# it nothing.
+test-pg: $(VENV)/.dev
+	@test -n "$$TEST_DATABASE_URL" || { \
+		echo "test-pg needs TEST_DATABASE_URL (e.g. postgresql+psycopg://u@host/db)" >&2; exit 1; }
+	@echo "== tests/ on PostgreSQL ($$TEST_DATABASE_URL)"
+	MAHJTABLE_TEST_BACKEND=postgres $(PYTEST) -n $(JOBS) --ignore=tests/tournament tests/
+
+test-e2e: $(VENV)/.dev chromium
+	$(PYTEST) -n $(JOBS) e2e/
+
+# Finds a Chromium, or installs one (Playwright's, else the distribution's).
+chromium: $(VENV)/.dev
+	@$(PY) -m e2e.chromium
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 
 bench: $(VENV)/.dev
 	$(PY) -m bench $(BENCH_ARGS)
+
+# Recompile the lock files after editing requirements*.in; versions already locked stay
+# unless UPGRADE=1. pip-tools lives in its own venv so that it never enters the locks.
+lock:
+	test -x $(VENV)/lock-tools/bin/pip-compile || { $(PYTHON) -m venv $(VENV)/lock-tools \
+		&& $(VENV)/lock-tools/bin/pip install -q pip-tools==7.6.2; }
+	for name in requirements requirements-dev; do \
+		$(VENV)/lock-tools/bin/pip-compile -q --generate-hashes --strip-extras \
+			--no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
+			--output-file $$name.txt $$name.in || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -2,8 +2,8 @@
 database, Debian's Chromium driven by Playwright at phone size, and an axe scan.
 
 Chromium comes from CHROMIUM_PATH, else /usr/bin/chromium, else Playwright's own
-download (`python -m playwright install chromium`). With none of these the tests fail
-and say how to get one: they never skip silently."""
+download; `make test` installs one first when there is none (e2e/chromium.py). With none
+the tests fail and say how to get one: they never skip silently."""
 
 from __future__ import annotations
 
@@ -21,6 +21,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 390, "height": 844}
+# Waits only last this long when something is wrong. Generous, because `make test` runs
+# several xdist workers, each with a browser and a server, on as few as two cores.
+ACTION_TIMEOUT_MS = 30_000
+EXPECT_TIMEOUT_MS = 15_000
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
@@ -127,7 +131,9 @@ def chromium_executable() -> str | None:
 
 @pytest.fixture(scope="session")
 def browser():
-    from playwright.sync_api import Error, sync_playwright
+    from playwright.sync_api import Error, expect, sync_playwright
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)  # tests that time a poll say so
 
     with sync_playwright() as playwright:
         executable = chromium_executable()
@@ -136,9 +142,10 @@ def browser():
                 executable_path=executable, args=CHROMIUM_FLAGS, headless=True)
         except Error as error:
             pytest.fail(
-                "No Chromium for the end-to-end tests. Install Debian's chromium "
-                "(apt-get install chromium), set CHROMIUM_PATH, or run "
-                f"`python -m playwright install chromium`. ({error})", pytrace=False)
+                "No Chromium for the end-to-end tests. `python -m e2e.chromium` installs "
+                "one; or install Debian's chromium (apt-get install chromium), set "
+                f"CHROMIUM_PATH, or run `python -m playwright install chromium`. ({error})",
+                pytrace=False)
         yield browser
         browser.close()
 
@@ -154,7 +161,7 @@ def context(browser):
 @pytest.fixture
 def page(context):
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(ACTION_TIMEOUT_MS)
     return page
 
 
@@ -167,7 +174,7 @@ def new_phone(browser):
         context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(ACTION_TIMEOUT_MS)
         return page
 
     yield make
@@ -181,7 +188,7 @@ def plain_phone(browser):
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
                                   java_script_enabled=False)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(ACTION_TIMEOUT_MS)
     yield page
     context.close()
 
@@ -242,5 +249,8 @@ def seat_new_tournament(director_email, name, player_count):
 
 
 def pytest_collection_modifyitems(items):
+    # Called with every item of the session, also tests/ when both suites run together.
+    here = Path(__file__).parent
     for item in items:
-        item.add_marker(pytest.mark.e2e)
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.e2e)

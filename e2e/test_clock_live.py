@@ -34,7 +34,7 @@ def seed(live_server, director_email):
 
 def assert_landmarks_unique(page) -> None:
     """axe's landmark-unique (a best practice, so not in assert_accessible's WCAG tags):
-    no two landmarks of one role share a name (QA P3-16)."""
+    no two landmarks of one role share a name."""
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page, options={"runOnly": {"type": "rule",
@@ -73,7 +73,7 @@ def test_director_runs_the_clock_and_every_screen_follows(live_server, director_
     try:
         display.goto(f"{live_server.url}/display/{t['code']}")
         expect(display.get_by_text("Find your seat for round 1.")).to_be_visible()
-        # No sheet is in yet: no list of everyone tied first with X (QA P3-10).
+        # No sheet is in yet: no list of everyone tied first with X.
         expect(display.locator(".leaders")).to_contain_text("No results yet")
         expect(display.locator(".leaders-list")).to_have_count(0)
         assert_landmarks_unique(display)
@@ -160,7 +160,7 @@ def test_director_runs_the_clock_and_every_screen_follows(live_server, director_
         assert_accessible(display)
         assert_landmarks_unique(display)
         # Before seating round 2 the console says which tables have not submitted round 1
-        # (none has), beside the button; seating is still the director's call (QA P2-3).
+        # (none has), beside the button; seating is still the director's call.
         warning = director.locator("#unsubmitted-warning")
         expect(warning).to_contain_text(
             "4 tables have not submitted round 1: tables 1, 2, 3 and 4.")

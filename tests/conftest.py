@@ -4,7 +4,8 @@ and ready-made tournaments.
 The database is SQLite in a temporary file, or PostgreSQL when MAHJTABLE_TEST_BACKEND is
 "postgres" (then TEST_DATABASE_URL names it; `make test` runs the suite both ways). The
 schema is built once per session by the real migrations; each test then starts from
-empty tables."""
+empty tables. Under pytest-xdist every worker has its own SQLite file, or its own
+PostgreSQL schema in the one database, so workers never see each other's rows."""
 
 from __future__ import annotations
 
@@ -19,12 +20,18 @@ from models import Player, db
 BACKEND = os.environ.get("MAHJTABLE_TEST_BACKEND", "sqlite")
 
 
+# "public" when pytest runs alone, "gw0", "gw1", ... under xdist.
+PG_SCHEMA = os.environ.get("PYTEST_XDIST_WORKER", "public")
+
+
 def database_url(tmp_path_factory) -> str:
     if BACKEND == "postgres":
         url = os.environ.get("TEST_DATABASE_URL")
         if not url:
             pytest.exit("MAHJTABLE_TEST_BACKEND=postgres needs TEST_DATABASE_URL", 2)
-        return url
+        # libpq's own `options`: every connection of this worker works in its schema.
+        separator = "&" if "?" in url else "?"
+        return f"{url}{separator}options=-csearch_path%3D{PG_SCHEMA}"
     return "sqlite:///" + str(tmp_path_factory.mktemp("db") / "test.db")
 
 
@@ -43,7 +50,8 @@ def _app(tmp_path_factory):
     })
     with app.app_context():
         if BACKEND == "postgres":
-            db.session.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+            db.session.execute(text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE; "
+                                    f"CREATE SCHEMA {PG_SCHEMA}"))
             db.session.commit()
         upgrade()
     return app

@@ -431,7 +431,7 @@ def test_two_sheet_conflicts_in_a_row_are_a_plain_409_and_change_nothing(
 
 
 def test_history_landmarks_have_unique_names(client, tournament, director):
-    """QA P3-16 (axe landmark-unique): the scrolling box of the waits table is a region of
+    """axe's landmark-unique rule: the scrolling box of the waits table is a region of
     its own name, not a second "Waits per round" beside its section."""
     call, _ = service.place_call(tournament.tables[0], "ruling")
     service.resolve_call(call, director, "Play on")

@@ -257,7 +257,7 @@ def test_a_rotated_token_stops_the_bar_in_place(client, table, table_url):
     assert "hx-trigger" not in html and "<html" not in html
 
 
-# ---- QA P3-7: one message at a time; the ruling on one line with OK ------------------------
+# ---- one message at a time; the ruling on one line with OK ---------------------------------
 
 def test_an_unclaimed_call_says_the_director_has_been_called_only(client, table, table_url):
     html = client.post(table_url(), data={"reason": "tile_count"}, headers=HX).get_data(

@@ -329,7 +329,7 @@ def test_a_huge_announcement_id_is_not_found(client, tournament):
     assert response.status_code == 404
 
 
-# ---- QA P3-12: a stale "Start round N" is a 409 before any rule ----------------------------
+# ---- a stale "Start round N" is a 409 before any rule -------------------------------------
 
 def test_a_second_directors_stale_start_gets_the_stale_clock_answer(client, tournament):
     """Two directors see "Start round 1" (version 0); the first starts it. The second's
@@ -345,7 +345,7 @@ def test_a_second_directors_stale_start_gets_the_stale_clock_answer(client, tour
     assert len(audit(tournament, "clock.start")) == 1
 
 
-# ---- QA P2-3: warn before seating or starting while earlier sheets are open ----------------
+# ---- warn before seating or starting while earlier sheets are open -----------------------
 
 def test_seating_the_next_round_warns_about_unsubmitted_sheets(client, tournament):
     from tests.clock.conftest import games_on

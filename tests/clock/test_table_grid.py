@@ -21,7 +21,7 @@ def view(remaining, duration=3000, state="running"):
 
 
 @pytest.mark.parametrize("games, remaining, behind", [
-    (2, 600, True),     # the example: fewer than 3 games with 10 minutes left
+    (2, 600, True),     # fewer than 3 games with 10 minutes left
     (3, 600, False),
     (0, 2100, False),   # 15 minutes in, no game yet: 8.75 minutes a game is left
     (0, 1500, False),   # half time, no game: exactly half a share (6.25 min) a game left

@@ -33,7 +33,7 @@ def guide(app, tournament):
 
 
 def enter_a_game(tournament, round_no=1):
-    """Put one entered game on table 1 of round `round_no` (as the table team would; the
+    """Put one entered game on table 1 of round `round_no` (as its East would; the
     round's clock need not have started)."""
     from blueprints.director.service import ensure_round
 

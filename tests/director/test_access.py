@@ -101,7 +101,7 @@ def test_only_a_director_manages_staff_not_a_co_director(client, tournament):
     assert response.status_code == 403
 
 
-def test_overview_links_to_every_page_and_the_other_teams(client, tournament):
+def test_overview_links_to_every_page_and_the_clock_calls_and_results(client, tournament):
     body = client.get(f"/director/t/{tournament.id}").get_data(as_text=True)
     for path in ["/edit", "/rules", "/players", "/seating", "/schedule", "/itineraries",
                  "/meetings", "/cards", "/poster", "/staff"]:

@@ -142,7 +142,7 @@ def test_header_without_name_column(client, empty):
     assert "needs both" in response.get_data(as_text=True)
 
 
-# --- P3-14: files saved with semicolons or tabs between the columns ------------------------
+# --- files saved with semicolons or tabs between the columns -------------------------------
 
 @pytest.mark.parametrize("content", [
     "number;name;mini\n1;Ann Lee;no\n2;Bea, Jr;no\n3;Cy Park;no\n",   # European Excel

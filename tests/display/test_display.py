@@ -117,8 +117,8 @@ def test_cleared_announcements_are_not_shown(client, tournament):
 
 
 def test_the_big_screen_says_no_results_yet_then_caps_the_leaders(client, tournament):
-    """QA P3-10: not every player tied first with X before any sheet is in; then at most
-    ten lines and "and N more tied"."""
+    """Not every player tied first with X before any sheet is in; then at most ten lines
+    and "and N more tied"."""
     html = client.get(f"/display/{tournament.code}").get_data(as_text=True)
     assert "No results yet" in html and "leaders-list" not in html
     games_on(tournament, 1, 1, 4, state="submitted")       # four games at X for table 1
@@ -130,7 +130,8 @@ def test_the_big_screen_says_no_results_yet_then_caps_the_leaders(client, tourna
 
 
 def test_the_big_screen_has_one_leaders_region(client, tournament):
-    """QA P3-16: the board's box around the leaders is not a second region "Leaders"."""
+    """The board's box around the leaders is not a second region "Leaders" (axe: landmark
+    names are unique)."""
     html = client.get(f"/display/{tournament.code}").get_data(as_text=True)
     assert 'aria-label="Leaders"' not in html
     assert html.count('aria-labelledby="leaders-title"') == 1

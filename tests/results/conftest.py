@@ -1,5 +1,5 @@
 """Fixtures for the results tests: sheets seeded directly (scored with the tournament's
-own rules), so these tests do not wait for the table team's score entry."""
+own rules), so these tests do not go through the table's score entry."""
 
 from __future__ import annotations
 

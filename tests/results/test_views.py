@@ -195,7 +195,7 @@ def test_leaders_are_capped_at_the_count_with_the_rest_of_the_tie_counted(app, t
 
 
 def test_public_standings_say_no_results_yet_before_any_sheet(app, tournament):
-    """QA P3-10: not 32 players all "1=" with X."""
+    """Not 32 players all "1=" with X."""
     client = app.test_client()
     html = client.get(f"/results/{tournament.code}").get_data(as_text=True)
     assert "No results yet" in html

@@ -53,7 +53,7 @@ def seated(director):
 @settings(max_examples=120, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(fields=FIELDS)
-# Cases a reviewer found crashing int() or the database driver, kept as fixed examples.
+# Inputs that once crashed int() or the database driver, kept as fixed examples.
 @example(fields={"outcome": "mahjong", "winner": "S", "value_other": "²", "win_by": "self",
                  "initials": "SS"})
 @example(fields={"outcome": "mahjong", "winner": "S", "value": "３０", "win_by": "thrown",

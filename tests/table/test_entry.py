@@ -24,7 +24,7 @@ def test_table_page_shows_round_seats_next_tables_and_the_button(east):
     assert "Player 1" in text and "Player 4" in text
     assert "Next round: <strong>table 2</strong>" in text  # South moves down one (circular)
     assert "Enter game 1" in text
-    assert 'id="clock"' in text  # the clock team's include
+    assert 'id="clock"' in text  # the round clock's partial, included
 
 
 def test_self_picked_jokerless_win_is_saved_with_its_points(east):

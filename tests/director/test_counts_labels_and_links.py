@@ -1,6 +1,6 @@
-"""The phone QA walkthrough's director findings: table counts that name the substitutes
-still needed (P3-8), role labels, the "Getting ready" list and the repeat-meetings wording
-(P3-13), the backup-import link only for directors, and the rules link once scores are in."""
+"""The director's pages in words: table counts that name the substitutes still needed,
+role labels, the "Getting ready" list and the repeat-meetings wording, the backup-import
+link only for directors, and the rules link once scores are in."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def text_of(body: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
 
 
-# --- P3-8: table counts -----------------------------------------------------------------
+# --- table counts -----------------------------------------------------------------
 
 @pytest.mark.parametrize("players, words", [
     (30, "30 players: 2 substitutes needed for 8 tables"),
@@ -44,7 +44,7 @@ def test_no_players_yet_says_so_without_a_table_count(client, director):
     assert "0 tables" not in page and "No players yet" in page
 
 
-# --- P3-13: role labels, getting ready, repeat meetings ---------------------------------
+# --- role labels, getting ready, repeat meetings ---------------------------------
 
 def test_staff_form_and_list_use_the_same_role_labels(client, tournament, guide):
     body = client.get(f"/director/t/{tournament.id}/staff").get_data(as_text=True)

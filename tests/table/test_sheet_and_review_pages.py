@@ -1,4 +1,4 @@
-"""Fixes from the phone-size QA walkthrough (qa.md): the scores initialled are the scores
+"""The table's sheet and review pages at phone size: the scores initialled are the scores
 saved, rulings shown where players look, rounds labelled, wording from the rule set,
 sheet headers, time called confirmed, unique ids."""
 
@@ -23,7 +23,7 @@ def entry_form(east, game_no=1, **fields):
             "version": east.version(), "request_key": secrets.token_urlsafe(8), **fields}
 
 
-# ---- P1-1: the preview includes the director's pending ruling --------------------------
+# ---- the preview includes the director's pending ruling --------------------------
 
 
 def test_the_preview_includes_a_pending_ruling_for_this_game(east, director):
@@ -57,7 +57,7 @@ def test_a_ruling_for_another_game_is_not_in_this_preview(east, director):
     assert "director's ruling: tile count" not in page.split('id="live-scores"')[1]
 
 
-# ---- P2-2: rulings on the sheet's game rows and the director's sheet --------------------
+# ---- rulings on the sheet's game rows and the director's sheet --------------------
 
 
 def test_a_ruling_shows_on_the_sheet_row_and_the_directors_sheet(client, east, tnt, director):
@@ -73,7 +73,7 @@ def test_a_ruling_shows_on_the_sheet_row_and_the_directors_sheet(client, east, t
     assert "director: tile count" not in staff  # the scoring line is worded the same way
 
 
-# ---- P3-9: column headers are seat and player number, names in the caption row ----------
+# ---- column headers are seat and player number, names in the caption row ----------
 
 
 def test_sheet_headers_are_seat_and_number_with_full_names(east):
@@ -87,7 +87,7 @@ def test_sheet_headers_are_seat_and_number_with_full_names(east):
     assert "thrown by Player 4 (North)" in page
 
 
-# ---- P2-3: an earlier open sheet is flagged; the header and the clock agree -------------
+# ---- an earlier open sheet is flagged; the header and the clock agree -------------
 
 
 def _round(tournament, number):
@@ -118,7 +118,7 @@ def test_an_earlier_open_sheet_is_a_banner_and_the_header_names_each_round(east,
     assert "the clock below is for round 2" in page
 
 
-# ---- P2-5: the initials label names the person, worded from the rule set ----------------
+# ---- the initials label names the person, worded from the rule set ----------------
 
 
 def _wall_preview(client, preset, code):
@@ -156,7 +156,7 @@ def test_hidden_tile_keeps_the_signer_and_mentions_the_table_guide(client, direc
     assert "table guide" not in page and "Every player checks" not in page
 
 
-# ---- P3-15: time called needs a tick, says what it does, and waits under a fold ---------
+# ---- time called needs a tick, says what it does, and waits under a fold ---------
 
 
 def _time_form(east, **extra):
@@ -206,7 +206,7 @@ def test_hidden_tile_says_the_whole_round_scores_0(east_htm):
     assert "Under Hidden Tile rules the whole round then scores 0" in review
 
 
-# ---- P3-16: the review page's forms never repeat an id ----------------------------------
+# ---- the review page's forms never repeat an id ----------------------------------
 
 
 def test_the_review_page_repeats_no_id(east):
@@ -223,7 +223,7 @@ def test_the_review_page_repeats_no_id(east):
     assert len(ids) == len(set(ids))
 
 
-# ---- review: save_game reads the rules from the tournament row, locked for share --------
+# ---- save_game reads the rules from the tournament row, locked for share --------
 
 
 def test_save_game_scores_under_the_rules_stored_now_not_a_stale_copy(east):

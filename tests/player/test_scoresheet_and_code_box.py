@@ -1,4 +1,4 @@
-"""Player pages, from the QA walkthrough: rulings on the personal scoresheet, provisional
+"""Player pages: rulings on the personal scoresheet, provisional
 points marked, "–" for rounds not played, one friendly message for a bad number, the home
 page's tournament code box and the tournaments it lists."""
 
@@ -56,7 +56,7 @@ def test_a_word_for_a_number_gets_only_the_friendly_message(client, tournament):
     assert page.count("A player number is a whole number, like 12.") == 1
 
 
-# ---- P2-6: the tournament code box and the tournaments listed ---------------------------
+# ---- the tournament code box and the tournaments listed ---------------------------
 
 
 def test_the_code_box_leads_to_the_tournaments_page_with_a_seat_lookup(client, tournament):
