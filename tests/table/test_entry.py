@@ -35,7 +35,8 @@ def test_self_picked_jokerless_win_is_saved_with_its_points(east):
     assert game.points == {"E": 0, "S": 50, "W": 0, "N": 0}  # 30 + 10 self + 10 jokerless
     assert game.signer == "S" and game.initials == "pb"
     page = east.get().get_data(as_text=True)
-    assert "Player 2, self-picked" in page and ">50<" in page and "Enter game 2" in page
+    assert "Player 2 (South) won, self-picked." in page and ">50<" in page
+    assert "Player 2 (South) initialled the scores: pb." in page and "Enter game 2" in page
 
 
 def test_thrown_win_to_two_exposures_and_the_typed_value(east):
