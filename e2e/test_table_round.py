@@ -45,7 +45,7 @@ def tap(page, name, value):
 
 
 def live_score(page, seat_index):
-    return page.locator("#live-scores tbody td").nth(seat_index)
+    return page.locator("#live-scores .score-points").nth(seat_index)
 
 
 def save(page, initials, signer_words, game_no):

@@ -46,6 +46,12 @@ def test_a_thrown_game_reads_as_a_card_in_sentences(live_server, page):
     tap(page, "win_by", "thrown")
     tap(page, "thrower", "W")
     tap(page, "exposures", "0")
+    # the scores as East taps name the players too
+    expect(page.locator("#live-scores .score-who").nth(2)).to_have_text(
+        "Carol Chen West · player 3")
+    expect(page.locator(".live-points .score-points").nth(1)).not_to_have_text("X")
+    screenshot(page, "sheet-cards-entry")
+    assert page.evaluate(SMALL_TEXT) == []
     expect(page.locator("label[for=initials]")).to_contain_text(
         "Hand the phone to Bea Goldberg (South) to initial game 1")
     page.locator("#initials").fill("BG")

@@ -118,7 +118,8 @@ def test_preview_shows_scores_with_the_rule_sets_words_and_x_for_zero(east):
     text = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "jokerless +10 (TNT)" in text and "self-picked +10 (TNT)" in text
-    assert "<td>45</td>" in text and "<td>X</td>" in text
+    assert '<span class="score-points">45</span>' in text
+    assert '<span class="score-points">X</span>' in text
     assert "Hand the phone to Player 3 (West) to initial game 1" in text
     assert games(east) == []
 

@@ -33,8 +33,8 @@ def test_the_preview_includes_a_pending_ruling_for_this_game(east, director):
     page = text_of(response)
     assert response.status_code == 200
     assert "-10 director's ruling: tile count" in page
-    scores = re.search(r'<table class="scores-table">.*?</table>', page, re.S).group(0)
-    cells = re.findall(r"<td>([^<]*)</td>", scores)
+    scores = re.search(r'<ul class="game-scores live-points".*?</ul>', page, re.S).group(0)
+    cells = re.findall(r'<span class="score-points">([^<]*)</span>', scores)
     assert cells == ["10", "X", "10", "10"]  # South: wall 10, ruling -10
     # and what was initialled is what is saved
     east.save(1, outcome="wall", initials="WW")
