@@ -84,7 +84,7 @@ def test_sign_in_save_a_game_and_call_the_director_over_https(https_server, http
     east.locator("#initials").fill("PS")
     east.get_by_role("button", name="Save game 1").click()
     expect(east.locator("h1")).to_contain_text("Table 1")
-    expect(east.locator("table.sheet tbody tr").first).to_contain_text("self-picked")
+    expect(east.locator("#sheet .game-card").first).to_contain_text("self-picked")
 
     east.get_by_role("button", name="Call the director").click()
     expect(east.locator("#table-call")).to_contain_text("The director has been called")

@@ -39,9 +39,9 @@ def test_a_stale_save_shows_the_current_sheet_and_keeps_the_entry(live_server, p
     # East reads both and decides this phone's is right: one tap corrects game 1
     page.get_by_role("button", name="Correct game 1 with mine").click()
     expect(page.get_by_text("Game 1 saved.")).to_be_visible()
-    rows = page.locator("table.sheet tbody tr")
+    rows = page.locator("#sheet .game-card")
     expect(rows).to_have_count(1)
-    expect(rows.nth(0).locator("td").nth(3)).to_have_text("50")
+    expect(rows.nth(0).locator(".score-points").nth(3)).to_have_text("50")
 
 
 def test_a_save_lost_to_the_wifi_keeps_the_entry_and_saves_once_on_retry(live_server, page):
@@ -58,4 +58,4 @@ def test_a_save_lost_to_the_wifi_keeps_the_entry_and_saves_once_on_retry(live_se
     page.context.set_offline(False)
     page.get_by_role("button", name="Save game 1").click()
     expect(page.get_by_text("Game 1 saved.")).to_be_visible()
-    expect(page.locator("table.sheet tbody tr")).to_have_count(1)
+    expect(page.locator("#sheet .game-card")).to_have_count(1)

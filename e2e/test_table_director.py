@@ -47,7 +47,7 @@ def test_director_amends_with_a_reason_and_verifies(live_server, page):
     page.locator("label[for=winner-N]").click()
     page.locator("label[for=value-25]").click()
     page.locator("label[for=win_by-self]").click()
-    expect(page.locator("#live-scores tbody td").nth(3)).to_have_text("35")
+    expect(page.locator("#live-scores .score-points").nth(3)).to_have_text("35")
     page.get_by_role("button", name="Save the amendment").click()
     expect(page.locator("#err-reason")).to_contain_text("Write the reason")
     page.get_by_label("Why are you changing this game?").fill(
@@ -67,4 +67,5 @@ def test_director_amends_with_a_reason_and_verifies(live_server, page):
     page.goto(f"{live_server.url}/t/{code}/1?k={token}")
     expect(page.get_by_text("Director's ruling after submission")).to_contain_text(
         "North's Mah Jongg was valid after all")
-    expect(page.locator("table.sheet tbody tr").nth(1).locator("td").nth(3)).to_have_text("35")
+    game2 = page.locator("#sheet .game-card").nth(1)
+    expect(game2.locator(".score-points").nth(3)).to_have_text("35")

@@ -34,5 +34,5 @@ def test_east_enters_games_without_javascript(live_server, plain_phone):
         "Hand the phone to Carol Chen (West) to initial game 1")
     page.get_by_role("button", name="Save game 1").click()
     expect(page.get_by_text("Game 1 saved.")).to_be_visible()
-    row = page.locator("table.sheet tbody tr").first
-    expect(row.locator("td").nth(2)).to_have_text("45")
+    row = page.locator("#sheet .game-card").first
+    expect(row.locator(".score-points").nth(2)).to_have_text("45")

@@ -45,7 +45,7 @@ def tap(page, name, value):
 
 
 def live_score(page, seat_index):
-    return page.locator("#live-scores tbody td").nth(seat_index)
+    return page.locator("#live-scores .score-points").nth(seat_index)
 
 
 def save(page, initials, signer_words, game_no):
@@ -56,7 +56,7 @@ def save(page, initials, signer_words, game_no):
 
 
 def sheet_row(page, game_no):
-    return page.locator("table.sheet tbody tr").nth(game_no - 1)
+    return page.locator("#sheet .game-card").nth(game_no - 1)
 
 
 def enter_round(page, live_server, code, token, numbers, time_via_button):
@@ -90,8 +90,9 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
     expect(page.locator("#winner-S")).to_be_checked()
     expect(page.locator("#jokerless")).to_be_checked()
     save(page, "BG", "Hand the phone to Bea Goldberg (South) to initial game 1", 1)
-    expect(sheet_row(page, 1)).to_contain_text("Bea Goldberg, self-picked")
-    expect(sheet_row(page, 1).locator("td").nth(1)).to_have_text(str(numbers["g1_south"]))
+    expect(sheet_row(page, 1)).to_contain_text("Bea Goldberg (South) won, self-picked.")
+    expect(sheet_row(page, 1).locator(".score-points").nth(1)).to_have_text(
+        str(numbers["g1_south"]))
 
     # Game 2: North throws to East's hand of 25 with 2 exposures.
     page.get_by_role("link", name="Enter game 2").click()
@@ -104,7 +105,8 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
     expect(live_score(page, 3)).to_have_text(str(numbers["g2_thrower"]))
     expect(live_score(page, 0)).to_have_text("25")
     save(page, "CC", "Hand the phone to Carol Chen (West) to initial game 2", 2)
-    expect(sheet_row(page, 2).locator("td").nth(3)).to_have_text(str(numbers["g2_thrower"]))
+    expect(sheet_row(page, 2).locator(".score-points").nth(3)).to_have_text(
+        str(numbers["g2_thrower"]))
 
     # Game 3: a wall game; North's hand was dead.
     page.get_by_role("link", name="Enter game 3").click()

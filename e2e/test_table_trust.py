@@ -173,7 +173,7 @@ def test_a_save_whose_reply_is_dropped_says_saved_on_retry_and_stores_one(live_s
     page.unroute(GAME_POST)
     page.get_by_role("button", name="Save game 1").click()
     expect(page.get_by_text("Game 1 saved.")).to_be_visible()
-    expect(page.locator("table.sheet tbody tr")).to_have_count(1)
+    expect(page.locator("#sheet .game-card")).to_have_count(1)
     assert db_games(live_server, code) == [(1, "wall", WALL)]
 
 

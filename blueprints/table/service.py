@@ -302,6 +302,7 @@ class GameRow:
     note: str
     record: dict[str, Any]
     seat_initials: dict[str, str] = field(default_factory=dict)
+    sentence: str = ""
 
     @property
     def adjustments(self) -> list[dict[str, Any]]:
@@ -463,6 +464,21 @@ def game_detail(record_: dict[str, Any], view: SheetView) -> str:
     return ", ".join(part for part in (view.name(record_["winner"]), how) if part)
 
 
+def game_sentence(record_: dict[str, Any], view: SheetView) -> str:
+    """Who won and how as a sentence for the sheet's game card, the winner named with the
+    seat so the thrower's name is never read as the subject: "Bea Goldberg (South) won,
+    thrown by Ruth Abrams (East)."; "Dead hands: Ruth Abrams (East)."."""
+    if record_.get("outcome") != "mahjong" or not record_.get("winner"):
+        dead = [view.person(seat) for seat in record_.get("dead", [])]
+        return f"Dead hand{'s' if len(dead) > 1 else ''}: {', '.join(dead)}." if dead else ""
+    how = (" by joker exchange (Finesse), self-picked" if record_.get("joker_exchange") else
+           ", self-picked" if record_.get("self_picked") else
+           " with a heavenly hand" if record_.get("heavenly") else
+           f", thrown by {view.person(record_['discarder'])}"
+           if record_.get("discarder") else "")
+    return f"{view.person(record_['winner'])} won{how}."
+
+
 def sheet_view(table: Table, round_: Round) -> SheetView:
     tournament = table.tournament
     rules = rules_of(tournament)
@@ -485,6 +501,7 @@ def sheet_view(table: Table, round_: Round) -> SheetView:
             lines=_with_ruling_labels(lines, entry.record.get("adjustments") or []),
             signer=entry.signer, initials=entry.initials, note=entry.note,
             record=entry.record, seat_initials=dict(entry.seat_initials or {}),
+            sentence=game_sentence(entry.record, view),
         ))
         for seat in SEATS:
             view.totals[seat] += entry.points[seat]

@@ -35,7 +35,8 @@ def test_self_picked_jokerless_win_is_saved_with_its_points(east):
     assert game.points == {"E": 0, "S": 50, "W": 0, "N": 0}  # 30 + 10 self + 10 jokerless
     assert game.signer == "S" and game.initials == "pb"
     page = east.get().get_data(as_text=True)
-    assert "Player 2, self-picked" in page and ">50<" in page and "Enter game 2" in page
+    assert "Player 2 (South) won, self-picked." in page and ">50<" in page
+    assert "Player 2 (South) initialled the scores: pb." in page and "Enter game 2" in page
 
 
 def test_thrown_win_to_two_exposures_and_the_typed_value(east):
@@ -117,7 +118,8 @@ def test_preview_shows_scores_with_the_rule_sets_words_and_x_for_zero(east):
     text = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "jokerless +10 (TNT)" in text and "self-picked +10 (TNT)" in text
-    assert "<td>45</td>" in text and "<td>X</td>" in text
+    assert '<span class="score-points">45</span>' in text
+    assert '<span class="score-points">X</span>' in text
     assert "Hand the phone to Player 3 (West) to initial game 1" in text
     assert games(east) == []
 

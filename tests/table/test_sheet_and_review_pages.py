@@ -33,8 +33,8 @@ def test_the_preview_includes_a_pending_ruling_for_this_game(east, director):
     page = text_of(response)
     assert response.status_code == 200
     assert "-10 director's ruling: tile count" in page
-    scores = re.search(r'<table class="scores-table">.*?</table>', page, re.S).group(0)
-    cells = re.findall(r"<td>([^<]*)</td>", scores)
+    scores = re.search(r'<ul class="game-scores live-points".*?</ul>', page, re.S).group(0)
+    cells = re.findall(r'<span class="score-points">([^<]*)</span>', scores)
     assert cells == ["10", "X", "10", "10"]  # South: wall 10, ruling -10
     # and what was initialled is what is saved
     east.save(1, outcome="wall", initials="WW")
@@ -65,26 +65,31 @@ def test_a_ruling_shows_on_the_sheet_row_and_the_directors_sheet(client, east, t
     service.add_adjustment(east.table, 1, "S", -10, "tile count", director, game_no=1)
     db.session.commit()
     page = text_of(east.get())
-    row = re.search(r'<tbody>.*?</tbody>', page, re.S).group(0)
-    assert "South" in row and "-10 director's ruling: tile count" in row
+    card = re.search(r'<li class="game-card">.*?</li>\s*</ol>', page, re.S).group(0)
+    assert "Director's ruling: Player 2 (South) -10 points, tile count." in card
     staff = text_of(client.get(f"/t/director/{tnt.id}/1/1"))
-    row = re.search(r'<tbody>.*?</tbody>', staff, re.S).group(0)
-    assert "-10 director's ruling: tile count" in row
+    card = re.search(r'<li class="game-card">.*?</li>\s*</ol>', staff, re.S).group(0)
+    assert "Director's ruling: Player 2 (South) -10 points, tile count." in card
     assert "director: tile count" not in staff  # the scoring line is worded the same way
 
 
-# ---- column headers are seat and player number, names in the caption row ----------
+# ---- each game is a card: who won and how in a sentence, the four names with points ----
 
 
-def test_sheet_headers_are_seat_and_number_with_full_names(east):
+def test_each_game_card_names_the_winner_the_thrower_and_all_four_players(east):
     east.save(1, outcome="mahjong", winner="S", value="25", win_by="thrown", thrower="N",
               exposures="0")
     page = text_of(east.get())
-    head = re.search(r"<thead>.*?</thead>", page, re.S).group(0)
-    assert "E · #1" in head and "N · #4" in head
-    caption = re.search(r"<caption>.*?</caption>", page, re.S).group(0)
-    assert "Player 1" in caption and "Player 4" in caption
-    assert "thrown by Player 4 (North)" in page
+    card = re.search(r'<li class="game-card">.*?</ul>', page, re.S).group(0)
+    assert "Player 2 (South) won, thrown by Player 4 (North)." in card
+    scores = re.findall(r'<li><span class="score-who">(Player \d) <span class="seat-key">'
+                        r'(\w+) · player (\d+)</span></span> <span class="score-points">'
+                        r'([^<]*)</span></li>', card)
+    assert [(name, seat, number) for name, seat, number, _ in scores] == [
+        ("Player 1", "East", "1"), ("Player 2", "South", "2"),
+        ("Player 3", "West", "3"), ("Player 4", "North", "4")]
+    assert all(points for *_, points in scores)
+    assert "E · #1" not in page  # no abbreviated column heads
 
 
 # ---- an earlier open sheet is flagged; the header and the clock agree -------------
