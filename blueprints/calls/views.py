@@ -18,9 +18,9 @@ from flask import (
 from flask_login import current_user, login_required
 from wtforms.fields import SelectChoice
 
-from blueprints.auth import service as auth_service
 from blueprints.common import SEAT_NAMES, new_request_key, render_page_or_partial, wants_partial
 from blueprints.table import service as table_service
+from core import access
 from models import CALL_REASONS, Tournament, db
 
 from . import service
@@ -190,8 +190,8 @@ def dismiss(code, number):
 
 
 def _staff(tournament_id: int) -> tuple[Tournament, str]:
-    tournament = auth_service.staff_tournament(tournament_id, auth_service.ANY_STAFF)
-    return tournament, auth_service.staff_role(tournament)
+    tournament = access.staff_tournament(tournament_id, access.ANY_STAFF)
+    return tournament, access.staff_role(tournament)
 
 
 def _call_or_404(tournament, call_id):
@@ -247,7 +247,7 @@ def _render_call(tournament, role, call, form=None, status=200, error=None):
         waited=service.waited_seconds(call), on_the_way=service.on_the_way(call),
         claimers=[c.user.name for c in service.active_claims(call)],
         mine=any(c.user_id == current_user.id for c in service.active_claims(call)),
-        reason=service.reason_label(call), can_adjust=role in auth_service.MANAGE,
+        reason=service.reason_label(call), can_adjust=role in access.MANAGE,
         players=players, seat_label=service.seat_label, quick_rulings=service.QUICK_RULINGS,
         quick_penalty=service.QUICK_PENALTY,
     ), status
@@ -322,7 +322,7 @@ def resolve(tournament_id, call_id):
         return _render_call(tournament, role, call, form, 422)
     adjustment = None
     if form.wants_adjustment():
-        if role not in auth_service.MANAGE:
+        if role not in access.MANAGE:
             form.seat.errors = ["Only a director or co-director can change points. "
                                 "Hand this call to a director."]
             return _render_call(tournament, role, call, form, 403)
@@ -353,7 +353,7 @@ def _resolve_quick(tournament, role, call, key):
     form = ResolveForm(games_per_round=tournament.games_per_round, formdata=None)
     try:
         ruling, adjustment = service.quick_ruling(key, service.seat_players(call))
-        if adjustment is not None and role not in auth_service.MANAGE:
+        if adjustment is not None and role not in access.MANAGE:
             raise service.CallError("Only a director or co-director can change points. "
                                     "Hand this call to a director.", status=403)
         service.resolve_call(call, current_user, ruling, role, adjustment)

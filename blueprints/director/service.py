@@ -19,6 +19,7 @@ from datetime import date
 from sqlalchemy import delete, exists, func, or_, select, update
 
 from blueprints.auth.invitations import invitation_lifetime, may_reset_password
+from core.lookup import rules_of
 from models import (
     Competition,
     CompetitionEntry,
@@ -396,10 +397,6 @@ def scores_entered(tournament: Tournament) -> bool:
         .join(Round, Round.id == Scoresheet.round_id)
         .where(Round.tournament_id == tournament.id).limit(1)
     ) is not None
-
-
-def rules_of(tournament: Tournament) -> RuleSet:
-    return RuleSet.from_dict(tournament.rules)
 
 
 def parse_sessions(text: str, rounds: int) -> list[tuple[int, int]]:

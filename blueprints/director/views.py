@@ -20,9 +20,10 @@ from flask import (
 from flask_login import current_user, login_required
 from sqlalchemy.exc import IntegrityError
 
-from blueprints.auth import service as auth_service
-from blueprints.auth.service import ANY_STAFF, MANAGE
 from blueprints.common import external_url, is_loopback, render_page_or_partial
+from core import access
+from core.access import ANY_STAFF, MANAGE
+from core.lookup import rules_of
 from models import db, utcnow
 from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, readings, wording
 
@@ -40,7 +41,7 @@ def _signed_in():
 
 
 def _manage(tournament_id):
-    return auth_service.staff_tournament(tournament_id, MANAGE)
+    return access.staff_tournament(tournament_id, MANAGE)
 
 
 # Two requests at the same moment can both pass a service's checks and then hit a unique
@@ -76,7 +77,7 @@ def table_url(tournament, table) -> str:
 @bp.get("/")
 def home():
     """The tournaments this user staffs."""
-    tournaments = auth_service.my_tournaments(current_user)
+    tournaments = access.my_tournaments(current_user)
     return render_template("director/home.html", tournaments=tournaments,
                            roles=service.STAFF_ROLES,
                            can_import=any(role == "director" for _, role in tournaments))
@@ -112,10 +113,10 @@ def new_tournament():
 @bp.get("/t/<int:tournament_id>")
 def tournament(tournament_id):
     """One tournament's overview: a big link to every page that runs it."""
-    tournament = auth_service.staff_tournament(tournament_id, ANY_STAFF)
+    tournament = access.staff_tournament(tournament_id, ANY_STAFF)
     return render_template(
         "director/tournament.html", tournament=tournament,
-        role=auth_service.staff_role(tournament), roles=service.STAFF_ROLES,
+        role=access.staff_role(tournament), roles=service.STAFF_ROLES,
         players=service.player_count(tournament),
         substitutes_needed=service.substitutes_needed(tournament),
         seated=service.seated(tournament), locked=service.scores_entered(tournament),
@@ -161,7 +162,7 @@ def edit_tournament(tournament_id):
 def _stored_rules(tournament) -> dict:
     """The tournament's rules with every rule filled in (one stored before a rule existed
     shows its preset's value for it)."""
-    return service.rules_of(tournament).to_dict()
+    return rules_of(tournament).to_dict()
 
 
 @bp.route("/t/<int:tournament_id>/rules", methods=["GET", "POST"])
@@ -690,7 +691,7 @@ def _invitation_url(secret: str) -> str:
 @bp.route("/t/<int:tournament_id>/staff", methods=["GET", "POST"])
 def staff(tournament_id):
     """Co-directors and table guides: only a director manages them."""
-    tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
+    tournament = access.staff_tournament(tournament_id, DIRECTOR_ONLY)
     form = forms.StaffForm()
     if form.validate_on_submit():
         try:
@@ -708,7 +709,7 @@ def staff(tournament_id):
 @bp.post("/t/<int:tournament_id>/staff/<int:staff_id>/password-link")
 def staff_password_link(tournament_id, staff_id):
     """A one-time link with which a co-director or table guide sets a new password."""
-    tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
+    tournament = access.staff_tournament(tournament_id, DIRECTOR_ONLY)
     form = forms.ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
@@ -727,7 +728,7 @@ def staff_password_link(tournament_id, staff_id):
 @bp.post("/t/<int:tournament_id>/staff/invitations/cancel")
 def cancel_invitation(tournament_id):
     """Withdraw an invitation that has not been used: its link stops working."""
-    tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
+    tournament = access.staff_tournament(tournament_id, DIRECTOR_ONLY)
     form = forms.ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
@@ -745,7 +746,7 @@ def cancel_invitation(tournament_id):
 @bp.post("/t/<int:tournament_id>/staff/<int:staff_id>/remove")
 def remove_staff(tournament_id, staff_id):
     """Take someone off this tournament's staff."""
-    tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
+    tournament = access.staff_tournament(tournament_id, DIRECTOR_ONLY)
     form = forms.ConfirmForm()
     if not form.validate_on_submit():
         abort(400)

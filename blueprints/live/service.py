@@ -156,7 +156,7 @@ def fast_unchanged(connection, code: str, number: int, token: str | None,
     import secrets
 
     from blueprints.clock.service import _view, round_clock
-    from blueprints.common import plain_code
+    from core.lookup import plain_code
     from models import utcnow
 
     code = plain_code(code)

@@ -77,7 +77,7 @@ def screen(code):
     """The big screen's poll: the clock and the board (leaders, announcements)."""
     from blueprints.clock import service as clock_service
     from blueprints.display import service as display_service
-    from blueprints.player.service import tournament_by_code
+    from core.lookup import tournament_by_code
 
     found = clock_service.clock_by_code(code)
     tournament = tournament_by_code(code)
@@ -114,9 +114,9 @@ def screen(code):
 @login_required
 def console(tournament_id):
     """The clock console's poll: the clock and the grid of tables (staff only)."""
-    from blueprints.auth.service import ANY_STAFF, staff_tournament
     from blueprints.clock import service as clock_service
     from blueprints.clock.views import _grid_context
+    from core.access import ANY_STAFF, staff_tournament
 
     tournament = staff_tournament(tournament_id, ANY_STAFF)
     if not wants_partial():

@@ -42,8 +42,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import contains_eager
 
 from blueprints.clock.service import round_clock
-from blueprints.common import SEAT_NAMES, plain_code
+from blueprints.common import SEAT_NAMES
 from blueprints.director.service import imported_plan, movement_of, round_row
+from core.lookup import plain_code, rules_of
 from models import (
     AppliedRequest,
     GameEntry,
@@ -119,12 +120,6 @@ class Replayed(Exception):
 
 
 # ---- reading ----------------------------------------------------------------------------
-
-
-def rules_of(tournament: Tournament) -> RuleSet:
-    """The tournament's rule set (the one reading of Tournament.rules; other blueprints
-    import this one)."""
-    return RuleSet.from_dict(tournament.rules)
 
 
 def table_from_link(code: str, number: int, token: str | None) -> Table:

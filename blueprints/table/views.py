@@ -19,7 +19,6 @@ from flask import (
 )
 from flask_login import current_user, login_required
 
-from blueprints.auth.service import ANY_STAFF, MANAGE, staff_role, staff_tournament
 from blueprints.common import (
     SEAT_NAMES,
     new_request_key,
@@ -27,6 +26,8 @@ from blueprints.common import (
     wants_partial,
 )
 from blueprints.director.service import round_row
+from core.access import ANY_STAFF, MANAGE, staff_role, staff_tournament
+from core.lookup import rules_of
 from tournament.scoring import InvalidGame
 
 from . import service
@@ -309,7 +310,7 @@ def save_game(code, number):
     table, rnd = _table_and_round(code, number)
     form = GameForm()
     form.validate_on_submit()
-    rules = service.rules_of(table.tournament)
+    rules = rules_of(table.tournament)
     page_url = _link("table.page", table, rnd.number)
     try:
         record = form.record(rules)
