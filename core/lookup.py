@@ -26,3 +26,8 @@ def tournament_by_code(code: str) -> Tournament | None:
 def rules_of(tournament: Tournament) -> RuleSet:
     """The tournament's rule set: the one reading of Tournament.rules."""
     return RuleSet.from_dict(tournament.rules)
+
+
+def movement_of(tournament: Tournament) -> str:
+    """The rules' movement: "east_stays" or "imported"."""
+    return rules_of(tournament).movement

@@ -24,6 +24,7 @@ from sqlalchemy.orm import selectinload
 
 from blueprints.common import SEAT_NAMES, unstorable
 from blueprints.table import service as table_service
+from core.words import OPEN_STATES
 from models import (
     CALL_REASONS,
     AppliedRequest,
@@ -41,7 +42,6 @@ from models import (
     utcnow,
 )
 
-OPEN_STATES = ("open", "claimed")
 # A table may call at most this many times in FLOOD_WINDOW (cancelled calls count too).
 FLOOD_LIMIT = 4
 FLOOD_WINDOW = timedelta(minutes=10)

@@ -21,6 +21,7 @@ from wtforms.fields import SelectChoice
 from blueprints.common import SEAT_NAMES, new_request_key, render_page_or_partial, wants_partial
 from blueprints.table import service as table_service
 from core import access
+from core.words import OPEN_STATES
 from models import CALL_REASONS, Tournament, db
 
 from . import service
@@ -62,7 +63,7 @@ def shown_call(table, dismissed: int | None = None):
     """The call the table's bar shows on this phone: the table's call, unless it is an
     ended call this phone has said "OK" to (or `dismissed`, said just now)."""
     call = service.table_call(table)
-    if call is not None and call.state not in service.OPEN_STATES \
+    if call is not None and call.state not in OPEN_STATES \
             and (call.id == dismissed or call.id in _dismissed()):
         return None
     return call
@@ -171,7 +172,7 @@ def dismiss(code, number):
     table = _table_or_404(code, number)
     call = service.table_call(table)
     call_id = request.form.get("call_id", type=int)
-    ended = call is not None and call.id == call_id and call.state not in service.OPEN_STATES
+    ended = call is not None and call.id == call_id and call.state not in OPEN_STATES
     if wants_partial():
         # The cookie is set by this answer; the bar drawn now already honours it.
         response = _render_table(table, dismissed=call.id if ended else None)
@@ -272,7 +273,7 @@ def _after_action(tournament, role, call, error: service.CallError | None = None
             return _render_call(tournament, role, call, status=error.status,
                                 error=error.message)
         return _render_queue(tournament, role, error.status, error.message)
-    if back == "detail" and call.state in service.OPEN_STATES:
+    if back == "detail" and call.state in OPEN_STATES:
         return redirect(url_for("calls.detail", tournament_id=tournament.id, call_id=call.id))
     return redirect(url_for("calls.queue", tournament_id=tournament.id))
 

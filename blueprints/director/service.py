@@ -19,7 +19,7 @@ from datetime import date
 from sqlalchemy import delete, exists, func, or_, select, update
 
 from blueprints.auth.invitations import invitation_lifetime, may_reset_password
-from core.lookup import rules_of
+from core.lookup import movement_of, rules_of
 from models import (
     Competition,
     CompetitionEntry,
@@ -242,15 +242,6 @@ def planned_seating(initial: dict[int, dict[str, int]], number: int,
                 player_id = sub[0]
             plan.setdefault(table_number, {})[seat] = player_id
     return plan
-
-
-MOVEMENT_WORDS = {"east_stays": "East stays, North up 1, West up 2, South down 1",
-                  "imported": "the organiser's own seating"}
-
-
-def movement_of(tournament: Tournament) -> str:
-    """The rules' movement: "east_stays" or "imported"."""
-    return rules_of(tournament).movement
 
 
 def imported_plan(tournament: Tournament, number: int,

@@ -23,7 +23,8 @@ from sqlalchemy.exc import IntegrityError
 from blueprints.common import external_url, is_loopback, render_page_or_partial
 from core import access
 from core.access import ANY_STAFF, MANAGE
-from core.lookup import rules_of
+from core.lookup import movement_of, rules_of
+from core.words import MOVEMENT_WORDS
 from models import db, utcnow
 from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, readings, wording
 
@@ -439,10 +440,10 @@ def _seating_page(tournament, form=None, swap_form=None, status=200, movement_fo
         swap_form=swap_form or forms.SwapForm(), count=service.player_count(tournament),
         needed=service.substitutes_needed(tournament),
         unseated=service.unseated_players(tournament),
-        played=service.played_rounds(tournament), movement=service.movement_of(tournament),
-        movement_words=service.MOVEMENT_WORDS,
+        played=service.played_rounds(tournament), movement=movement_of(tournament),
+        movement_words=MOVEMENT_WORDS,
         movement_form=movement_form or forms.MovementForm(
-            movement=service.movement_of(tournament)),
+            movement=movement_of(tournament)),
         import_form=import_form or forms.SeatingImportForm(),
         import_problems=import_problems, movement_fixed=service.scores_entered(tournament),
     ), status

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from blueprints.calls import service as calls_service
 from blueprints.clock import service as clock_service
 from blueprints.table import service as table_service
+from core.words import OPEN_STATES
 
 # The names of the parts, as the page sends them (data-live) and as the query carries them.
 CLOCK, PANEL, CALL = "clock", "panel", "call"
@@ -50,7 +51,7 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
     tournament, clock = found
     state = table_service.poll_state(table, round_no)
     call = calls_service.table_call(table)
-    if call is not None and call.state not in calls_service.OPEN_STATES \
+    if call is not None and call.state not in OPEN_STATES \
             and call.id in dismissed:
         call = None
     versions = {
@@ -189,7 +190,7 @@ def fast_unchanged(connection, code: str, number: int, token: str | None,
     if row.call_id is not None:
         ended = row.call_resolved_at or row.call_cancelled_at
         recent = ended is not None and now - ended <= calls_service.RECENT
-        shows_call = row.call_state in calls_service.OPEN_STATES or (
+        shows_call = row.call_state in OPEN_STATES or (
             recent and row.call_id not in dismissed)
     version = f"{row.call_id}.{row.call_version}" if shows_call else "none"
     return shown.get(CALL) == version

@@ -13,6 +13,7 @@ from blueprints.clock.service import clock_view
 from blueprints.common import SEAT_NAMES
 from blueprints.director.service import imported_plan
 from core.lookup import rules_of
+from core.words import OUTCOME_LABELS, ruling_label
 from models import (
     GameEntry,
     Player,
@@ -117,16 +118,12 @@ class Stop:
 
 
 def _rulings(record: dict, seat: str) -> tuple[str, ...]:
-    from blueprints.table.service import ruling_label
-
     return tuple(ruling_label(a["points"], a["reason"])
                  for a in record.get("adjustments") or [] if a.get("seat") == seat)
 
 
 def _mine(record: dict, seat: str) -> str:
     """A game in a player's own words: "Mah Jongg: you won", "Mah Jongg: East"."""
-    from blueprints.table.service import OUTCOME_LABELS
-
     label = OUTCOME_LABELS.get(record.get("outcome"), "")
     winner = record.get("winner")
     if record.get("outcome") == "mahjong" and winner:

@@ -43,8 +43,9 @@ from sqlalchemy.orm import contains_eager
 
 from blueprints.clock.service import round_clock
 from blueprints.common import SEAT_NAMES
-from blueprints.director.service import imported_plan, movement_of, round_row
-from core.lookup import plain_code, rules_of
+from blueprints.director.service import imported_plan, round_row
+from core.lookup import movement_of, plain_code, rules_of
+from core.words import OUTCOME_LABELS, ruling_label
 from models import (
     AppliedRequest,
     GameEntry,
@@ -75,15 +76,6 @@ from tournament.scoring import (
 
 SEATS = ("E", "S", "W", "N")
 KEY_LENGTH = 64  # models.AppliedRequest.key
-OUTCOME_LABELS = {
-    "mahjong": "Mah Jongg",
-    "wall": "Wall game",
-    "time": "Time called",
-    "misnamed_tile": "Misnamed discard",
-    "error_all_exposed": "Mah Jongg in error, all hands exposed",
-    "error_one_intact": "Mah Jongg in error, one hand intact",
-    "ended": "Round ended by the director",
-}
 PENALTY_LABELS = {
     "blind_pass_peek": "Looked at a blind-pass tile",
     "misnamed_exposure": "Misnamed a tile called for an exposure",
@@ -302,11 +294,6 @@ class GameRow:
     def adjustments(self) -> list[dict[str, Any]]:
         """The director's rulings on this game: [{"seat", "points", "reason"}]."""
         return list(self.record.get("adjustments") or [])
-
-
-def ruling_label(points: int, reason: str) -> str:
-    """A director's adjustment in the table's words: "-10 director's ruling: tile count"."""
-    return f"{points:+d} director's ruling: {reason}"
 
 
 def _with_ruling_labels(lines: list[ScoreLine], adjustments: list[Any]) -> list[ScoreLine]:
