@@ -20,8 +20,8 @@ from flask import has_request_context, request, url_for
 from sqlalchemy import and_, case, func, select, update
 
 from blueprints.common import unstorable
-from blueprints.director.service import ensure_round, round_row
 from core.lookup import plain_code, rules_of
+from core.rounds import ensure_round, round_row
 from core.words import MOVEMENT_WORDS
 from models import (
     Announcement,

@@ -18,9 +18,9 @@ from flask import (
 from flask_login import current_user, login_required
 
 from blueprints.common import render_page_or_partial, wants_partial
-from blueprints.director.service import round_row
 from core.access import ANY_STAFF, MANAGE, staff_role, staff_tournament
 from core.lookup import rules_of
+from core.rounds import round_row
 from core.words import MOVEMENT_WORDS
 
 from . import bar, service

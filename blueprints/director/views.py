@@ -24,6 +24,7 @@ from blueprints.common import external_url, is_loopback, render_page_or_partial
 from core import access
 from core.access import ANY_STAFF, MANAGE
 from core.lookup import movement_of, rules_of
+from core.rounds import round_row
 from core.words import MOVEMENT_WORDS
 from models import db, utcnow
 from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, readings, wording
@@ -427,7 +428,7 @@ def import_players(tournament_id):
 
 def _seating_page(tournament, form=None, swap_form=None, status=200, movement_form=None,
                   import_form=None, import_problems=()):
-    rnd = service.round_row(tournament, 1)
+    rnd = round_row(tournament, 1)
     tables = []
     if rnd is not None:
         by_table = {}

@@ -11,8 +11,8 @@ from sqlalchemy import and_, func, or_, select
 
 from blueprints.clock.service import clock_view
 from blueprints.common import SEAT_NAMES
-from blueprints.director.service import imported_plan
 from core.lookup import rules_of
+from core.rounds import imported_plan
 from core.words import OUTCOME_LABELS, ruling_label
 from models import (
     GameEntry,

@@ -43,8 +43,8 @@ from sqlalchemy.orm import contains_eager
 
 from blueprints.clock.service import round_clock
 from blueprints.common import SEAT_NAMES
-from blueprints.director.service import imported_plan, round_row
 from core.lookup import movement_of, plain_code, rules_of
+from core.rounds import imported_plan, round_row
 from core.words import OUTCOME_LABELS, ruling_label
 from models import (
     AppliedRequest,

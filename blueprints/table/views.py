@@ -25,9 +25,9 @@ from blueprints.common import (
     render_page_or_partial,
     wants_partial,
 )
-from blueprints.director.service import round_row
 from core.access import ANY_STAFF, MANAGE, staff_role, staff_tournament
 from core.lookup import rules_of
+from core.rounds import round_row
 from tournament.scoring import InvalidGame
 
 from . import service
