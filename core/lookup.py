@@ -1,10 +1,14 @@
-"""Lookups every audience needs: a tournament by its public code, and its rule set."""
+"""Lookups every audience needs: a tournament by its public code, its rule set, and the
+table a QR link opens."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+import secrets
 
-from models import Tournament, db
+from sqlalchemy import select
+from sqlalchemy.orm import contains_eager
+
+from models import Table, Tournament, db
 from tournament.rules import RuleSet
 
 
@@ -31,3 +35,26 @@ def rules_of(tournament: Tournament) -> RuleSet:
 def movement_of(tournament: Tournament) -> str:
     """The rules' movement: "east_stays" or "imported"."""
     return rules_of(tournament).movement
+
+
+class BadLink(Exception):
+    """A table link whose code, number or token does not match (or was rotated)."""
+
+
+def table_from_link(code: str, number: int, token: str | None) -> Table:
+    """The table this QR link opens (its tournament loaded in the same query), or BadLink
+    (wrong code, number or token)."""
+    code = plain_code(code)
+    if code is None:
+        raise BadLink()
+    table = db.session.scalar(
+        select(Table).join(Tournament, Tournament.id == Table.tournament_id)
+        .options(contains_eager(Table.tournament))
+        .where(Tournament.code == code, Table.number == number)
+    )
+    # Compared as bytes: compare_digest refuses str with non-ASCII characters (a TypeError,
+    # so a 500), and anyone holding a link can put any character in ?k=.
+    if table is None or not token or not secrets.compare_digest(
+            table.token.encode(), str(token).encode("utf-8", "surrogatepass")):
+        raise BadLink()
+    return table

@@ -21,10 +21,8 @@ SHARED = {"blueprints", "blueprints.common"}
 # importing module -> imported module, for every crossing not yet moved into core/
 KNOWN_CROSSINGS = {
     ("blueprints.calls.service", "blueprints.table.service"),
-    ("blueprints.calls.views", "blueprints.table.service"),
     ("blueprints.director.service", "blueprints.auth.invitations"),
     ("blueprints.display.service", "blueprints.clock.service"),
-    ("blueprints.display.views", "blueprints.director.service"),
     ("blueprints.live.fast", "blueprints.calls.views"),
     ("blueprints.live.fast", "blueprints.table.forms"),
     ("blueprints.live.service", "blueprints.calls.service"),

@@ -8,8 +8,8 @@ transaction with its audit row. State changes are compare-and-set UPDATEs (`WHER
 ...`), so two directors tapping at once, or a double tap, change a call once.
 
 Leaves to others: reaching a table by its link token and the round a table plays
-(blueprints.table.service.table_from_link and current_round), the sheet and its adjustments
-(blueprints.table.service.add_adjustment), the round clock and its M:SS text
+(core.lookup.table_from_link, blueprints.table.service.current_round), the sheet and its
+adjustments (blueprints.table.service.add_adjustment), the round clock and its M:SS text
 (blueprints.clock.service)."""
 
 from __future__ import annotations

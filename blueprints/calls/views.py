@@ -19,8 +19,8 @@ from flask_login import current_user, login_required
 from wtforms.fields import SelectChoice
 
 from blueprints.common import SEAT_NAMES, new_request_key, render_page_or_partial, wants_partial
-from blueprints.table import service as table_service
 from core import access
+from core.lookup import BadLink, table_from_link
 from core.words import OPEN_STATES
 from models import CALL_REASONS, Tournament, db
 
@@ -108,8 +108,8 @@ def _render_table(table, status: int = 200, **kwargs):
 
 def _table_or_404(code: str, number: int):
     try:
-        return table_service.table_from_link(code, number, request.values.get("k"))
-    except table_service.BadLink:
+        return table_from_link(code, number, request.values.get("k"))
+    except BadLink:
         if wants_partial():
             # The bar on an open table page: say so in place, and stop polling.
             abort(Response(render_template("calls/_invalid_link.html",

@@ -24,6 +24,7 @@ from blueprints.common import external_url, is_loopback, render_page_or_partial
 from core import access
 from core.access import ANY_STAFF, MANAGE
 from core.lookup import movement_of, rules_of
+from core.qr import qr_svg
 from core.rounds import round_row
 from core.words import MOVEMENT_WORDS
 from models import db, utcnow
@@ -602,7 +603,7 @@ def _cards_page(tournament, status=200, address_form=None):
     cards = []
     for table in tournament.tables:
         url = table_url(tournament, table)
-        cards.append({"table": table, "url": url, "qr": service.qr_svg(url, scale=8)})
+        cards.append({"table": table, "url": url, "qr": qr_svg(url, scale=8)})
     return render_template("director/cards.html", tournament=tournament, cards=cards,
                            form=forms.ConfirmForm(),
                            **_address_check(tournament, address_form)), status
@@ -667,7 +668,7 @@ def poster(tournament_id):
     tournament = _manage(tournament_id)
     url = lookup_url(tournament)
     return render_template("director/poster.html", tournament=tournament, url=url,
-                           qr=service.qr_svg(url, scale=12),
+                           qr=qr_svg(url, scale=12),
                            base_loopback=is_loopback(url), base_host=urlsplit(url).netloc)
 
 
@@ -680,7 +681,7 @@ def _staff_page(tournament, form, status=200, *, link=None, invitation=None):
         "director/staff.html", tournament=tournament, form=form,
         staff=service.staff_list(tournament), roles=service.STAFF_ROLES,
         invitations=service.pending_invitations(tournament), link=link,
-        invitation=invitation, qr=service.qr_svg(link, scale=5) if link else None,
+        invitation=invitation, qr=qr_svg(link, scale=5) if link else None,
         remove_form=forms.ConfirmForm(), me=current_user, now=utcnow()), status)
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from blueprints.calls import service as calls_service
 from blueprints.clock import service as clock_service
 from blueprints.table import service as table_service
+from core.lookup import BadLink, table_from_link
 from core.words import OPEN_STATES
 
 # The names of the parts, as the page sends them (data-live) and as the query carries them.
@@ -43,11 +44,11 @@ def dismissed_ids(raw: str | None) -> list[int]:
 def table_poll(code: str, number: int, token: str | None, round_no: int | None,
                shown: dict[str, str | None], dismissed: list[int]) -> TablePoll:
     """The table page's parts, compared with what the phone shows. Raises
-    table_service.BadLink for a wrong link; an unknown tournament is a wrong link too."""
-    table = table_service.table_from_link(code, number, token)
+    BadLink for a wrong link; an unknown tournament is a wrong link too."""
+    table = table_from_link(code, number, token)
     found = clock_service.clock_by_code(code)
     if found is None:
-        raise table_service.BadLink()
+        raise BadLink()
     tournament, clock = found
     state = table_service.poll_state(table, round_no)
     call = calls_service.table_call(table)
@@ -171,7 +172,7 @@ def fast_unchanged(connection, code: str, number: int, token: str | None,
     if numbered:
         params["round_no"] = round_no
     row = connection.execute(statement, params).first()
-    # As table_service.table_from_link: compared as bytes (any character can be in ?k=).
+    # As core.lookup.table_from_link: compared as bytes (any character can be in ?k=).
     if row is None or not secrets.compare_digest(
             row.token.encode(), str(token).encode("utf-8", "surrogatepass")):
         return False

@@ -14,6 +14,7 @@ from blueprints.calls.views import DISMISSED_COOKIE, table_call_context
 from blueprints.common import wants_partial
 from blueprints.table import service as table_service
 from blueprints.table.forms import MAX_ROW_NUMBER, small_int
+from core.lookup import BadLink
 
 from . import service
 
@@ -35,7 +36,7 @@ def table(code, number):
     try:
         poll = service.table_poll(code, number, request.args.get("k"), round_no, shown,
                                   service.dismissed_ids(request.cookies.get(DISMISSED_COOKIE)))
-    except table_service.BadLink:
+    except BadLink:
         # 404 as every table URL answers a wrong token; static/js/app.js still shows it
         # where the call bar was, and the poll stops once it is shown (after settling:
         # removing the poll first would drop its answer).

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import secrets
 import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -39,11 +38,10 @@ from typing import Any
 from sqlalchemy import case, exists, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import contains_eager
 
 from blueprints.clock.service import round_clock
 from blueprints.common import SEAT_NAMES
-from core.lookup import movement_of, plain_code, rules_of
+from core.lookup import movement_of, rules_of
 from core.rounds import imported_plan, round_row
 from core.words import OUTCOME_LABELS, ruling_label
 from models import (
@@ -82,10 +80,6 @@ PENALTY_LABELS = {
 }
 
 
-class BadLink(Exception):
-    """A table link whose code, number or token does not match (or was rotated)."""
-
-
 class SheetError(Exception):
     """A write refused in plain words; `field` names the form field it concerns."""
 
@@ -112,25 +106,6 @@ class Replayed(Exception):
 
 
 # ---- reading ----------------------------------------------------------------------------
-
-
-def table_from_link(code: str, number: int, token: str | None) -> Table:
-    """The table this QR link opens (its tournament loaded in the same query), or BadLink
-    (wrong code, number or token)."""
-    code = plain_code(code)
-    if code is None:
-        raise BadLink()
-    table = db.session.scalar(
-        select(Table).join(Tournament, Tournament.id == Table.tournament_id)
-        .options(contains_eager(Table.tournament))
-        .where(Tournament.code == code, Table.number == number)
-    )
-    # Compared as bytes: compare_digest refuses str with non-ASCII characters (a TypeError,
-    # so a 500), and anyone holding a link can put any character in ?k=.
-    if table is None or not token or not secrets.compare_digest(
-            table.token.encode(), str(token).encode("utf-8", "surrogatepass")):
-        raise BadLink()
-    return table
 
 
 def table_by_number(tournament: Tournament, number: int) -> Table | None:

@@ -26,7 +26,7 @@ from blueprints.common import (
     wants_partial,
 )
 from core.access import ANY_STAFF, MANAGE, staff_role, staff_tournament
-from core.lookup import rules_of
+from core.lookup import BadLink, rules_of, table_from_link
 from core.rounds import round_row
 from tournament.scoring import InvalidGame
 
@@ -55,7 +55,7 @@ CONFLICT = ("Someone changed this sheet from another phone while you were enteri
             "Save again.")
 
 
-@bp.errorhandler(service.BadLink)
+@bp.errorhandler(BadLink)
 def bad_link(error):
     """A wrong or rotated token: a plain page, nothing about the table."""
     return render_template("table/invalid_link.html"), 404
@@ -65,7 +65,7 @@ def bad_link(error):
 
 
 def _table(code: str, number: int):
-    return service.table_from_link(code, number, request.args.get("k"))
+    return table_from_link(code, number, request.args.get("k"))
 
 
 def _table_and_round(code: str, number: int):
