@@ -315,6 +315,7 @@ def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[st
     from blueprints.auth.service import create_user
     from blueprints.director import service
     from blueprints.results.service import board
+    from core.rounds import ensure_round
     from models import GameEntry, Player, Scoresheet, db, utcnow
     from tournament.rules import PRESETS as presets
 
@@ -331,7 +332,7 @@ def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[st
         scored = [(Game.from_dict(g).to_dict(), score_game(rules, Game.from_dict(g)))
                   for g in GAMES]
         for round_no in range(1, rounds + 1):
-            rnd = service.ensure_round(tournament, round_no)
+            rnd = ensure_round(tournament, round_no)
             for table in tournament.tables:
                 sheet = Scoresheet(round_id=rnd.id, table_id=table.id, state="submitted",
                                    submitted_at=utcnow())

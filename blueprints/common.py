@@ -64,14 +64,6 @@ def chosen_password(form, field) -> None:
         raise ValidationError(problem)
 
 
-def plain_code(code: str | None) -> str | None:
-    """A tournament code as typed or in a URL, upper-cased; None when it cannot be one
-    (codes are letters and digits, at most 16): a NUL byte in it would make PostgreSQL
-    refuse the query, a 500 on every public page of a tournament."""
-    code = (code or "").strip().upper()
-    return code if code.isascii() and code.isalnum() and len(code) <= 16 else None
-
-
 def unstorable(text: str | None, lines: bool = False) -> bool:
     """Whether typed text holds a control character nobody means to type (a NUL byte from
     a pasted spreadsheet, which PostgreSQL refuses to store); line breaks and tabs count

@@ -120,12 +120,12 @@ def seed_seated_tournament(live_server, email):
 
 
 def enter_first_game(live_server, tournament_id):
-    from blueprints.director import service
+    from core.rounds import round_row
     from models import GameEntry, Scoresheet, Tournament, db
 
     with live_server.app_context():
         tournament = db.session.get(Tournament, tournament_id)
-        sheet = Scoresheet(round_id=service.round_row(tournament, 1).id,
+        sheet = Scoresheet(round_id=round_row(tournament, 1).id,
                            table_id=tournament.tables[0].id)
         sheet.games.append(GameEntry(number=1, record={"outcome": "wall"}, points_e=10,
                                      points_s=10, points_w=10, points_n=10))

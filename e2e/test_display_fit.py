@@ -49,7 +49,7 @@ def screen_code(live_server):
 
     from blueprints.clock import service as clock_service
     from blueprints.director import service
-    from blueprints.director.service import round_row
+    from core.rounds import round_row
     from models import Player, User, db
     from tests.results.conftest import add_sheet
 
@@ -78,7 +78,7 @@ def screen_code(live_server):
 
 def end_round_one(live_server, tournament_id, email):
     from blueprints.clock import service as clock_service
-    from blueprints.director.service import round_row
+    from core.rounds import round_row
     from models import Tournament, User, db
 
     with live_server.app_context():

@@ -13,8 +13,8 @@ from e2e.test_table_round import seed
 
 
 def submit_four_wall_games(live_server, code):
-    from blueprints.director.service import round_row
     from blueprints.table import service
+    from core.rounds import round_row
     from models import Tournament, db
 
     with live_server.app_context():

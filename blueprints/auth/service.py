@@ -1,7 +1,5 @@
-"""Accounts, sign-in with a rate limit kept in the database, and staff access checks.
-
-A director sees only the tournaments they staff: `staff_tournament` answers 404 (not 403)
-for any other, so the URL does not even confirm that the tournament exists."""
+"""Accounts and sign-in with a rate limit kept in the database (staff access checks are in
+core.access, since every staff page needs them)."""
 
 from __future__ import annotations
 
@@ -9,18 +7,12 @@ import re
 import secrets
 from datetime import timedelta
 
-from flask import abort, current_app
-from flask_login import current_user
+from flask import current_app
 from sqlalchemy import delete, func, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from models import LoginAttempt, Tournament, TournamentStaff, User, db, utcnow
+from models import LoginAttempt, User, db, utcnow
 from models.password_policy import WeakPassword  # noqa: F401 (raised by create_user)
-
-# Which roles may do what. Table guides take calls and verify sheets; only directors and
-# co-directors change the tournament, seating, rules or locked sheets.
-MANAGE = ("director", "co-director")
-ANY_STAFF = ("director", "co-director", "table-guide")
 
 
 class TooManyAttempts(Exception):
@@ -108,38 +100,3 @@ def load_user(user_id: str) -> User | None:
     if user is None or user.session_version != int(match[2]):
         return None
     return user
-
-
-def staff_role(tournament: Tournament, user=None) -> str | None:
-    user = user or current_user
-    if not getattr(user, "is_authenticated", False):
-        return None
-    return db.session.scalar(
-        select(TournamentStaff.role).where(
-            TournamentStaff.tournament_id == tournament.id, TournamentStaff.user_id == user.id
-        )
-    )
-
-
-def staff_tournament(tournament_id: int, roles=ANY_STAFF) -> Tournament:
-    """The tournament if the signed-in user staffs it in one of `roles`; else 404 for a
-    tournament they do not staff, 403 for one they staff with too few rights."""
-    tournament = db.session.get(Tournament, tournament_id)
-    if tournament is None:
-        abort(404)
-    role = staff_role(tournament)
-    if role is None:
-        abort(404)
-    if role not in roles:
-        abort(403)
-    return tournament
-
-
-def my_tournaments(user) -> list[tuple[Tournament, str]]:
-    rows = db.session.execute(
-        select(Tournament, TournamentStaff.role)
-        .join(TournamentStaff, TournamentStaff.tournament_id == Tournament.id)
-        .where(TournamentStaff.user_id == user.id)
-        .order_by(Tournament.starts_on.desc().nulls_last(), Tournament.id.desc())
-    )
-    return [(t, role) for t, role in rows]

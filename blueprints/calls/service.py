@@ -8,8 +8,8 @@ transaction with its audit row. State changes are compare-and-set UPDATEs (`WHER
 ...`), so two directors tapping at once, or a double tap, change a call once.
 
 Leaves to others: reaching a table by its link token and the round a table plays
-(blueprints.table.service.table_from_link and current_round), the sheet and its adjustments
-(blueprints.table.service.add_adjustment), the round clock and its M:SS text
+(core.lookup.table_from_link, blueprints.table.service.current_round), the sheet and its
+adjustments (blueprints.table.service.add_adjustment), the round clock and its M:SS text
 (blueprints.clock.service)."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from sqlalchemy.orm import selectinload
 
 from blueprints.common import SEAT_NAMES, unstorable
 from blueprints.table import service as table_service
+from core.words import OPEN_STATES
 from models import (
     CALL_REASONS,
     AppliedRequest,
@@ -41,7 +42,6 @@ from models import (
     utcnow,
 )
 
-OPEN_STATES = ("open", "claimed")
 # A table may call at most this many times in FLOOD_WINDOW (cancelled calls count too).
 FLOOD_LIMIT = 4
 FLOOD_WINDOW = timedelta(minutes=10)

@@ -18,9 +18,10 @@ from flask import (
 from flask_login import current_user, login_required
 from wtforms.fields import SelectChoice
 
-from blueprints.auth import service as auth_service
 from blueprints.common import SEAT_NAMES, new_request_key, render_page_or_partial, wants_partial
-from blueprints.table import service as table_service
+from core import access
+from core.lookup import BadLink, table_from_link
+from core.words import OPEN_STATES
 from models import CALL_REASONS, Tournament, db
 
 from . import service
@@ -62,7 +63,7 @@ def shown_call(table, dismissed: int | None = None):
     """The call the table's bar shows on this phone: the table's call, unless it is an
     ended call this phone has said "OK" to (or `dismissed`, said just now)."""
     call = service.table_call(table)
-    if call is not None and call.state not in service.OPEN_STATES \
+    if call is not None and call.state not in OPEN_STATES \
             and (call.id == dismissed or call.id in _dismissed()):
         return None
     return call
@@ -107,8 +108,8 @@ def _render_table(table, status: int = 200, **kwargs):
 
 def _table_or_404(code: str, number: int):
     try:
-        return table_service.table_from_link(code, number, request.values.get("k"))
-    except table_service.BadLink:
+        return table_from_link(code, number, request.values.get("k"))
+    except BadLink:
         if wants_partial():
             # The bar on an open table page: say so in place, and stop polling.
             abort(Response(render_template("calls/_invalid_link.html",
@@ -171,7 +172,7 @@ def dismiss(code, number):
     table = _table_or_404(code, number)
     call = service.table_call(table)
     call_id = request.form.get("call_id", type=int)
-    ended = call is not None and call.id == call_id and call.state not in service.OPEN_STATES
+    ended = call is not None and call.id == call_id and call.state not in OPEN_STATES
     if wants_partial():
         # The cookie is set by this answer; the bar drawn now already honours it.
         response = _render_table(table, dismissed=call.id if ended else None)
@@ -190,8 +191,8 @@ def dismiss(code, number):
 
 
 def _staff(tournament_id: int) -> tuple[Tournament, str]:
-    tournament = auth_service.staff_tournament(tournament_id, auth_service.ANY_STAFF)
-    return tournament, auth_service.staff_role(tournament)
+    tournament = access.staff_tournament(tournament_id, access.ANY_STAFF)
+    return tournament, access.staff_role(tournament)
 
 
 def _call_or_404(tournament, call_id):
@@ -247,7 +248,7 @@ def _render_call(tournament, role, call, form=None, status=200, error=None):
         waited=service.waited_seconds(call), on_the_way=service.on_the_way(call),
         claimers=[c.user.name for c in service.active_claims(call)],
         mine=any(c.user_id == current_user.id for c in service.active_claims(call)),
-        reason=service.reason_label(call), can_adjust=role in auth_service.MANAGE,
+        reason=service.reason_label(call), can_adjust=role in access.MANAGE,
         players=players, seat_label=service.seat_label, quick_rulings=service.QUICK_RULINGS,
         quick_penalty=service.QUICK_PENALTY,
     ), status
@@ -272,7 +273,7 @@ def _after_action(tournament, role, call, error: service.CallError | None = None
             return _render_call(tournament, role, call, status=error.status,
                                 error=error.message)
         return _render_queue(tournament, role, error.status, error.message)
-    if back == "detail" and call.state in service.OPEN_STATES:
+    if back == "detail" and call.state in OPEN_STATES:
         return redirect(url_for("calls.detail", tournament_id=tournament.id, call_id=call.id))
     return redirect(url_for("calls.queue", tournament_id=tournament.id))
 
@@ -322,7 +323,7 @@ def resolve(tournament_id, call_id):
         return _render_call(tournament, role, call, form, 422)
     adjustment = None
     if form.wants_adjustment():
-        if role not in auth_service.MANAGE:
+        if role not in access.MANAGE:
             form.seat.errors = ["Only a director or co-director can change points. "
                                 "Hand this call to a director."]
             return _render_call(tournament, role, call, form, 403)
@@ -353,7 +354,7 @@ def _resolve_quick(tournament, role, call, key):
     form = ResolveForm(games_per_round=tournament.games_per_round, formdata=None)
     try:
         ruling, adjustment = service.quick_ruling(key, service.seat_players(call))
-        if adjustment is not None and role not in auth_service.MANAGE:
+        if adjustment is not None and role not in access.MANAGE:
             raise service.CallError("Only a director or co-director can change points. "
                                     "Hand this call to a director.", status=403)
         service.resolve_call(call, current_user, ruling, role, adjustment)

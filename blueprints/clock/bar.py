@@ -13,7 +13,7 @@ from datetime import datetime
 
 from sqlalchemy import and_, func, select
 
-from blueprints.calls.service import OPEN_STATES
+from core.words import OPEN_STATES
 from models import CallClaim, DirectorCall, Round, Scoresheet, Seating, Table, User, db, utcnow
 
 from .service import ClockView, clock_view, fingerprint

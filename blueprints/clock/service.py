@@ -19,8 +19,10 @@ from datetime import datetime
 from flask import has_request_context, request, url_for
 from sqlalchemy import and_, case, func, select, update
 
-from blueprints.common import plain_code, unstorable
-from blueprints.director.service import MOVEMENT_WORDS, ensure_round, round_row, rules_of
+from blueprints.common import unstorable
+from core.lookup import plain_code, rules_of
+from core.rounds import ensure_round, round_row
+from core.words import MOVEMENT_WORDS
 from models import (
     Announcement,
     GameEntry,

@@ -17,9 +17,11 @@ from flask import (
 )
 from flask_login import current_user, login_required
 
-from blueprints.auth.service import ANY_STAFF, MANAGE, staff_role, staff_tournament
 from blueprints.common import render_page_or_partial, wants_partial
-from blueprints.director.service import round_row
+from core.access import ANY_STAFF, MANAGE, staff_role, staff_tournament
+from core.lookup import rules_of
+from core.rounds import round_row
+from core.words import MOVEMENT_WORDS
 
 from . import bar, service
 from .forms import (
@@ -114,7 +116,7 @@ def _console_context(tournament, role, forms=None, problem=None):
         seat_form=prefilled("seat", SeatForm),
         pause_refusal=service.pause_refusal(tournament),
         extension_refusal=service.extension_refusal(tournament),
-        movement_words=service.MOVEMENT_WORDS[service.rules_of(tournament).movement],
+        movement_words=MOVEMENT_WORDS[rules_of(tournament).movement],
         announcement_form=forms.get("announce") or AnnouncementForm(prefix="announce"),
         announcements=service.announcements(tournament.id), problem=problem,
         # Before seating or starting the next round: earlier sheets still not submitted.

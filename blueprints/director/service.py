@@ -19,6 +19,14 @@ from datetime import date
 from sqlalchemy import delete, exists, func, or_, select, update
 
 from blueprints.auth.invitations import invitation_lifetime, may_reset_password
+from core.lookup import movement_of, rules_of
+from core.rounds import (
+    imported_plan,
+    initial_seating,
+    planned_seating,
+    round_row,
+    substitutions,
+)
 from models import (
     Competition,
     CompetitionEntry,
@@ -45,7 +53,6 @@ from tournament.movement import (
     repeat_meetings,
     shared_tables,
 )
-from tournament.movement import seating as movement_seating
 from tournament.rules import PRESETS, RuleSet
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
@@ -87,12 +94,6 @@ def ranked_players(tournament: Tournament) -> list[Player]:
     """Players still in the field who are ranked: substitutes play but are never ranked."""
     return [p for p in tournament.players
             if p.withdrawn_from_round is None and not p.is_substitute]
-
-
-def round_row(tournament: Tournament, number: int) -> Round | None:
-    return db.session.scalar(
-        select(Round).where(Round.tournament_id == tournament.id, Round.number == number)
-    )
 
 
 # A round is played once its clock has started OR any of its sheets holds a game: tables
@@ -182,106 +183,6 @@ def ensure_tables(tournament: Tournament, count: int) -> None:
         if number not in have:
             tournament.tables.append(Table(number=number))
     db.session.flush()
-
-
-def initial_seating(tournament: Tournament) -> dict[int, dict[str, int]]:
-    """Round 1 as {table number: {seat: player id}}."""
-    rows = db.session.execute(
-        select(Table.number, Seating.seat, Seating.player_id)
-        .join(Round, Round.id == Seating.round_id).join(Table, Table.id == Seating.table_id)
-        .where(Round.tournament_id == tournament.id, Round.number == 1)
-    )
-    initial: dict[int, dict[str, int]] = {}
-    for table_number, seat, player_id in rows:
-        initial.setdefault(table_number, {})[seat] = player_id
-    return initial
-
-
-def substitutions(tournament: Tournament) -> dict[int, tuple[int, int]]:
-    """{leaving player id: (substitute id, from round)}."""
-    rows = db.session.scalars(
-        select(Substitution).where(Substitution.tournament_id == tournament.id)
-    )
-    return {s.player_id: (s.substitute_id, s.from_round) for s in rows}
-
-
-def ensure_round(tournament: Tournament, number: int) -> Round:
-    """The round's row with its seats, following tournament.movement from round 1 and
-    putting substitutes in the seats of players who left."""
-    rnd = round_row(tournament, number)
-    if rnd is not None:
-        return rnd
-    if number < 1 or number > tournament.rounds:
-        raise ValueError(f"This tournament has rounds 1 to {tournament.rounds}.")
-    initial = initial_seating(tournament)
-    if not initial:
-        raise ValueError("Seat round 1 first.")
-    tables = {t.number: t for t in tournament.tables}
-    rnd = Round(tournament=tournament, number=number,
-                duration_seconds=tournament.round_minutes * 60)
-    db.session.add(rnd)
-    plan = round_plan(tournament, initial, number, substitutions(tournament))
-    for table_number, seats in plan.items():
-        for seat, player_id in seats.items():
-            rnd.seats.append(Seating(table=tables[table_number], seat=seat,
-                                     player_id=player_id))
-    db.session.flush()
-    return rnd
-
-
-def planned_seating(initial: dict[int, dict[str, int]], number: int,
-                    subs: dict[int, tuple[int, int]]) -> dict[int, dict[str, int]]:
-    """Round `number` as {table number: {seat: player id}}, computed (nothing stored):
-    tournament.movement from round 1, substitutes in the seats of players who left."""
-    plan: dict[int, dict[str, int]] = {}
-    for table_number, seats in movement_seating(initial, number, len(initial)).items():
-        for seat, player_id in seats.items():
-            sub = subs.get(player_id)
-            if sub is not None and number >= sub[1]:
-                player_id = sub[0]
-            plan.setdefault(table_number, {})[seat] = player_id
-    return plan
-
-
-MOVEMENT_WORDS = {"east_stays": "East stays, North up 1, West up 2, South down 1",
-                  "imported": "the organiser's own seating"}
-
-
-def movement_of(tournament: Tournament) -> str:
-    """The rules' movement: "east_stays" or "imported"."""
-    return rules_of(tournament).movement
-
-
-def imported_plan(tournament: Tournament, number: int,
-                  subs: dict[int, tuple[int, int]] | None = None
-                  ) -> dict[int, dict[str, int]] | None:
-    """Round `number` of the imported seating as {table: {seat: player id}}, substitutes in
-    the seats of players who left; None when the import has no such round."""
-    stored = (tournament.imported_seating or {}).get(str(number))
-    if not stored:
-        return None
-    subs = substitutions(tournament) if subs is None else subs
-    plan: dict[int, dict[str, int]] = {}
-    for table_number, seats in stored.items():
-        for seat, player_id in seats.items():
-            sub = subs.get(player_id)
-            if sub is not None and number >= sub[1]:
-                player_id = sub[0]
-            plan.setdefault(int(table_number), {})[seat] = player_id
-    return plan
-
-
-def round_plan(tournament: Tournament, initial: dict[int, dict[str, int]], number: int,
-               subs: dict[int, tuple[int, int]]) -> dict[int, dict[str, int]]:
-    """Round `number` as the rules' movement gives it: the imported seating, or
-    tournament.movement from round 1. ValueError when an imported round is missing."""
-    if movement_of(tournament) != "imported":
-        return planned_seating(initial, number, subs)
-    plan = imported_plan(tournament, number, subs)
-    if plan is None:
-        raise ValueError(f"Round {number} is not in the imported seating: import the "
-                         "organiser's seating on the Seating page first.")
-    return plan
 
 
 def set_movement(tournament: Tournament, user: User, movement: str) -> None:
@@ -396,10 +297,6 @@ def scores_entered(tournament: Tournament) -> bool:
         .join(Round, Round.id == Scoresheet.round_id)
         .where(Round.tournament_id == tournament.id).limit(1)
     ) is not None
-
-
-def rules_of(tournament: Tournament) -> RuleSet:
-    return RuleSet.from_dict(tournament.rules)
 
 
 def parse_sessions(text: str, rounds: int) -> list[tuple[int, int]]:
@@ -1214,16 +1111,6 @@ def rotate_token(tournament: Tournament, user: User, table: Table) -> None:
     # The token itself is a secret: the audit row says that it changed, not what it is.
     _audit(tournament, user, "table.rotate_token", f"table:{table.id}",
            after={"table": table.number, "rotated_at": table.token_rotated_at.isoformat()})
-
-
-def qr_svg(url: str, scale: int = 6) -> str:
-    """An inline SVG QR code for `url` (segno; made here, no network). It has a viewBox and
-    no fixed size, so CSS sizes it: a fixed width and height kept the poster's code wider
-    than a phone, clipped."""
-    import segno
-
-    return segno.make(url, error="m").svg_inline(scale=scale, dark="#000", light="#fff",
-                                                 title=None, omitsize=True)
 
 
 # --- the public address ----------------------------------------------------------------

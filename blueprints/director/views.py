@@ -20,9 +20,13 @@ from flask import (
 from flask_login import current_user, login_required
 from sqlalchemy.exc import IntegrityError
 
-from blueprints.auth import service as auth_service
-from blueprints.auth.service import ANY_STAFF, MANAGE
 from blueprints.common import external_url, is_loopback, render_page_or_partial
+from core import access
+from core.access import ANY_STAFF, MANAGE
+from core.lookup import movement_of, rules_of
+from core.qr import qr_svg
+from core.rounds import round_row
+from core.words import MOVEMENT_WORDS
 from models import db, utcnow
 from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, readings, wording
 
@@ -40,7 +44,7 @@ def _signed_in():
 
 
 def _manage(tournament_id):
-    return auth_service.staff_tournament(tournament_id, MANAGE)
+    return access.staff_tournament(tournament_id, MANAGE)
 
 
 # Two requests at the same moment can both pass a service's checks and then hit a unique
@@ -76,7 +80,7 @@ def table_url(tournament, table) -> str:
 @bp.get("/")
 def home():
     """The tournaments this user staffs."""
-    tournaments = auth_service.my_tournaments(current_user)
+    tournaments = access.my_tournaments(current_user)
     return render_template("director/home.html", tournaments=tournaments,
                            roles=service.STAFF_ROLES,
                            can_import=any(role == "director" for _, role in tournaments))
@@ -112,10 +116,10 @@ def new_tournament():
 @bp.get("/t/<int:tournament_id>")
 def tournament(tournament_id):
     """One tournament's overview: a big link to every page that runs it."""
-    tournament = auth_service.staff_tournament(tournament_id, ANY_STAFF)
+    tournament = access.staff_tournament(tournament_id, ANY_STAFF)
     return render_template(
         "director/tournament.html", tournament=tournament,
-        role=auth_service.staff_role(tournament), roles=service.STAFF_ROLES,
+        role=access.staff_role(tournament), roles=service.STAFF_ROLES,
         players=service.player_count(tournament),
         substitutes_needed=service.substitutes_needed(tournament),
         seated=service.seated(tournament), locked=service.scores_entered(tournament),
@@ -161,7 +165,7 @@ def edit_tournament(tournament_id):
 def _stored_rules(tournament) -> dict:
     """The tournament's rules with every rule filled in (one stored before a rule existed
     shows its preset's value for it)."""
-    return service.rules_of(tournament).to_dict()
+    return rules_of(tournament).to_dict()
 
 
 @bp.route("/t/<int:tournament_id>/rules", methods=["GET", "POST"])
@@ -425,7 +429,7 @@ def import_players(tournament_id):
 
 def _seating_page(tournament, form=None, swap_form=None, status=200, movement_form=None,
                   import_form=None, import_problems=()):
-    rnd = service.round_row(tournament, 1)
+    rnd = round_row(tournament, 1)
     tables = []
     if rnd is not None:
         by_table = {}
@@ -438,10 +442,10 @@ def _seating_page(tournament, form=None, swap_form=None, status=200, movement_fo
         swap_form=swap_form or forms.SwapForm(), count=service.player_count(tournament),
         needed=service.substitutes_needed(tournament),
         unseated=service.unseated_players(tournament),
-        played=service.played_rounds(tournament), movement=service.movement_of(tournament),
-        movement_words=service.MOVEMENT_WORDS,
+        played=service.played_rounds(tournament), movement=movement_of(tournament),
+        movement_words=MOVEMENT_WORDS,
         movement_form=movement_form or forms.MovementForm(
-            movement=service.movement_of(tournament)),
+            movement=movement_of(tournament)),
         import_form=import_form or forms.SeatingImportForm(),
         import_problems=import_problems, movement_fixed=service.scores_entered(tournament),
     ), status
@@ -599,7 +603,7 @@ def _cards_page(tournament, status=200, address_form=None):
     cards = []
     for table in tournament.tables:
         url = table_url(tournament, table)
-        cards.append({"table": table, "url": url, "qr": service.qr_svg(url, scale=8)})
+        cards.append({"table": table, "url": url, "qr": qr_svg(url, scale=8)})
     return render_template("director/cards.html", tournament=tournament, cards=cards,
                            form=forms.ConfirmForm(),
                            **_address_check(tournament, address_form)), status
@@ -664,7 +668,7 @@ def poster(tournament_id):
     tournament = _manage(tournament_id)
     url = lookup_url(tournament)
     return render_template("director/poster.html", tournament=tournament, url=url,
-                           qr=service.qr_svg(url, scale=12),
+                           qr=qr_svg(url, scale=12),
                            base_loopback=is_loopback(url), base_host=urlsplit(url).netloc)
 
 
@@ -677,7 +681,7 @@ def _staff_page(tournament, form, status=200, *, link=None, invitation=None):
         "director/staff.html", tournament=tournament, form=form,
         staff=service.staff_list(tournament), roles=service.STAFF_ROLES,
         invitations=service.pending_invitations(tournament), link=link,
-        invitation=invitation, qr=service.qr_svg(link, scale=5) if link else None,
+        invitation=invitation, qr=qr_svg(link, scale=5) if link else None,
         remove_form=forms.ConfirmForm(), me=current_user, now=utcnow()), status)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -690,7 +694,7 @@ def _invitation_url(secret: str) -> str:
 @bp.route("/t/<int:tournament_id>/staff", methods=["GET", "POST"])
 def staff(tournament_id):
     """Co-directors and table guides: only a director manages them."""
-    tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
+    tournament = access.staff_tournament(tournament_id, DIRECTOR_ONLY)
     form = forms.StaffForm()
     if form.validate_on_submit():
         try:
@@ -708,7 +712,7 @@ def staff(tournament_id):
 @bp.post("/t/<int:tournament_id>/staff/<int:staff_id>/password-link")
 def staff_password_link(tournament_id, staff_id):
     """A one-time link with which a co-director or table guide sets a new password."""
-    tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
+    tournament = access.staff_tournament(tournament_id, DIRECTOR_ONLY)
     form = forms.ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
@@ -727,7 +731,7 @@ def staff_password_link(tournament_id, staff_id):
 @bp.post("/t/<int:tournament_id>/staff/invitations/cancel")
 def cancel_invitation(tournament_id):
     """Withdraw an invitation that has not been used: its link stops working."""
-    tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
+    tournament = access.staff_tournament(tournament_id, DIRECTOR_ONLY)
     form = forms.ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
@@ -745,7 +749,7 @@ def cancel_invitation(tournament_id):
 @bp.post("/t/<int:tournament_id>/staff/<int:staff_id>/remove")
 def remove_staff(tournament_id, staff_id):
     """Take someone off this tournament's staff."""
-    tournament = auth_service.staff_tournament(tournament_id, DIRECTOR_ONLY)
+    tournament = access.staff_tournament(tournament_id, DIRECTOR_ONLY)
     form = forms.ConfirmForm()
     if not form.validate_on_submit():
         abort(400)

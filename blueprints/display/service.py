@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from blueprints.clock import service as clock_service
-from blueprints.director.service import MOVEMENT_WORDS, movement_of
+from core.lookup import movement_of
+from core.words import MOVEMENT_WORDS
 from models import Tournament
 from tournament.clock import ENDED, NOT_STARTED
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, make_response, request
 
 from blueprints.common import external_url, render_page_or_partial, wants_partial
-from blueprints.director.service import qr_svg
-from blueprints.player.service import tournament_by_code
+from core.lookup import tournament_by_code
+from core.qr import qr_svg
 
 from . import service
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from blueprints.calls import service as calls_service
 from blueprints.clock import service as clock_service
 from blueprints.table import service as table_service
+from core.lookup import BadLink, table_from_link
+from core.words import OPEN_STATES
 
 # The names of the parts, as the page sends them (data-live) and as the query carries them.
 CLOCK, PANEL, CALL = "clock", "panel", "call"
@@ -42,15 +44,15 @@ def dismissed_ids(raw: str | None) -> list[int]:
 def table_poll(code: str, number: int, token: str | None, round_no: int | None,
                shown: dict[str, str | None], dismissed: list[int]) -> TablePoll:
     """The table page's parts, compared with what the phone shows. Raises
-    table_service.BadLink for a wrong link; an unknown tournament is a wrong link too."""
-    table = table_service.table_from_link(code, number, token)
+    BadLink for a wrong link; an unknown tournament is a wrong link too."""
+    table = table_from_link(code, number, token)
     found = clock_service.clock_by_code(code)
     if found is None:
-        raise table_service.BadLink()
+        raise BadLink()
     tournament, clock = found
     state = table_service.poll_state(table, round_no)
     call = calls_service.table_call(table)
-    if call is not None and call.state not in calls_service.OPEN_STATES \
+    if call is not None and call.state not in OPEN_STATES \
             and call.id in dismissed:
         call = None
     versions = {
@@ -156,7 +158,7 @@ def fast_unchanged(connection, code: str, number: int, token: str | None,
     import secrets
 
     from blueprints.clock.service import _view, round_clock
-    from blueprints.common import plain_code
+    from core.lookup import plain_code
     from models import utcnow
 
     code = plain_code(code)
@@ -170,7 +172,7 @@ def fast_unchanged(connection, code: str, number: int, token: str | None,
     if numbered:
         params["round_no"] = round_no
     row = connection.execute(statement, params).first()
-    # As table_service.table_from_link: compared as bytes (any character can be in ?k=).
+    # As core.lookup.table_from_link: compared as bytes (any character can be in ?k=).
     if row is None or not secrets.compare_digest(
             row.token.encode(), str(token).encode("utf-8", "surrogatepass")):
         return False
@@ -189,7 +191,7 @@ def fast_unchanged(connection, code: str, number: int, token: str | None,
     if row.call_id is not None:
         ended = row.call_resolved_at or row.call_cancelled_at
         recent = ended is not None and now - ended <= calls_service.RECENT
-        shows_call = row.call_state in calls_service.OPEN_STATES or (
+        shows_call = row.call_state in OPEN_STATES or (
             recent and row.call_id not in dismissed)
     version = f"{row.call_id}.{row.call_version}" if shows_call else "none"
     return shown.get(CALL) == version

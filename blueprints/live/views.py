@@ -14,6 +14,7 @@ from blueprints.calls.views import DISMISSED_COOKIE, table_call_context
 from blueprints.common import wants_partial
 from blueprints.table import service as table_service
 from blueprints.table.forms import MAX_ROW_NUMBER, small_int
+from core.lookup import BadLink
 
 from . import service
 
@@ -35,7 +36,7 @@ def table(code, number):
     try:
         poll = service.table_poll(code, number, request.args.get("k"), round_no, shown,
                                   service.dismissed_ids(request.cookies.get(DISMISSED_COOKIE)))
-    except table_service.BadLink:
+    except BadLink:
         # 404 as every table URL answers a wrong token; static/js/app.js still shows it
         # where the call bar was, and the poll stops once it is shown (after settling:
         # removing the poll first would drop its answer).
@@ -77,7 +78,7 @@ def screen(code):
     """The big screen's poll: the clock and the board (leaders, announcements)."""
     from blueprints.clock import service as clock_service
     from blueprints.display import service as display_service
-    from blueprints.player.service import tournament_by_code
+    from core.lookup import tournament_by_code
 
     found = clock_service.clock_by_code(code)
     tournament = tournament_by_code(code)
@@ -114,9 +115,9 @@ def screen(code):
 @login_required
 def console(tournament_id):
     """The clock console's poll: the clock and the grid of tables (staff only)."""
-    from blueprints.auth.service import ANY_STAFF, staff_tournament
     from blueprints.clock import service as clock_service
     from blueprints.clock.views import _grid_context
+    from core.access import ANY_STAFF, staff_tournament
 
     tournament = staff_tournament(tournament_id, ANY_STAFF)
     if not wants_partial():

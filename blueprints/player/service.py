@@ -10,8 +10,10 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import and_, func, or_, select
 
 from blueprints.clock.service import clock_view
-from blueprints.common import SEAT_NAMES, plain_code
-from blueprints.director.service import imported_plan
+from blueprints.common import SEAT_NAMES
+from core.lookup import rules_of
+from core.rounds import imported_plan
+from core.words import OUTCOME_LABELS, ruling_label
 from models import (
     GameEntry,
     Player,
@@ -51,13 +53,6 @@ def tournaments_in_progress(today: date | None = None,
             & (last_day >= today - timedelta(days=1)),
         )).order_by(Tournament.starts_on, Tournament.name)
     ))
-
-
-def tournament_by_code(code: str) -> Tournament | None:
-    code = plain_code(code)
-    if code is None:
-        return None
-    return db.session.scalar(select(Tournament).where(Tournament.code == code))
 
 
 # ---- a player's seat, itinerary and own scores (table issue) ----------------------------
@@ -123,16 +118,12 @@ class Stop:
 
 
 def _rulings(record: dict, seat: str) -> tuple[str, ...]:
-    from blueprints.table.service import ruling_label
-
     return tuple(ruling_label(a["points"], a["reason"])
                  for a in record.get("adjustments") or [] if a.get("seat") == seat)
 
 
 def _mine(record: dict, seat: str) -> str:
     """A game in a player's own words: "Mah Jongg: you won", "Mah Jongg: East"."""
-    from blueprints.table.service import OUTCOME_LABELS
-
     label = OUTCOME_LABELS.get(record.get("outcome"), "")
     winner = record.get("winner")
     if record.get("outcome") == "mahjong" and winner:
@@ -212,6 +203,5 @@ def itinerary(tournament: Tournament, player: Player) -> list[Stop]:
 def guide_verifies(tournament) -> bool:
     """Whether a table guide verifies each sheet under this tournament's rules (Hidden
     Tile); elsewhere a player's page says nothing about verification."""
-    from blueprints.table.service import rules_of
 
     return bool(rules_of(tournament).table_guide_verifies)

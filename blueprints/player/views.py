@@ -4,6 +4,8 @@ where to go next) and a player's own scoresheet. Read-only; no sign-in."""
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from core.lookup import tournament_by_code
+
 from . import service
 from .forms import CodeForm, LookupForm
 
@@ -11,7 +13,7 @@ bp = Blueprint("player", __name__)
 
 
 def _tournament(code):
-    tournament = service.tournament_by_code(code)
+    tournament = tournament_by_code(code)
     if tournament is None:
         abort(404)
     return tournament
@@ -36,7 +38,7 @@ def find():
     form = CodeForm(request.args, meta={"csrf": False})
     if not form.validate():
         return _home(form, 422)
-    tournament = service.tournament_by_code(form.code.data or "")
+    tournament = tournament_by_code(form.code.data or "")
     if tournament is None:
         typed = form.code.data.strip()[:16]
         form.code.errors = [f"No tournament has the code \u201c{typed}\u201d. Check the code "

@@ -23,7 +23,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import selectinload
 
 from blueprints.common import unstorable
-from blueprints.table.service import rules_of
+from core.lookup import rules_of
 from models import (
     Competition,
     CompetitionEntry,

@@ -23,10 +23,9 @@ from flask import (
 from flask_login import current_user, login_required
 from sqlalchemy import select
 
-from blueprints.auth.service import ANY_STAFF, MANAGE, staff_tournament
 from blueprints.common import render_page_or_partial, wants_partial
-from blueprints.player.service import tournament_by_code
-from blueprints.table.service import rules_of
+from core.access import ANY_STAFF, MANAGE, staff_tournament
+from core.lookup import rules_of, tournament_by_code
 from models import Tournament, TournamentStaff, User, db
 
 from . import backup, service
@@ -89,7 +88,7 @@ def _director_page(tournament, status=200, prize_form=None, tie_errors=None):
 
 
 def _can_manage(tournament) -> bool:
-    from blueprints.auth.service import staff_role
+    from core.access import staff_role
 
     return staff_role(tournament) in MANAGE
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import secrets
 import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -39,11 +38,12 @@ from typing import Any
 from sqlalchemy import case, exists, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import contains_eager
 
 from blueprints.clock.service import round_clock
-from blueprints.common import SEAT_NAMES, plain_code
-from blueprints.director.service import imported_plan, movement_of, round_row
+from blueprints.common import SEAT_NAMES
+from core.lookup import movement_of, rules_of
+from core.rounds import imported_plan, round_row
+from core.words import OUTCOME_LABELS, ruling_label
 from models import (
     AppliedRequest,
     GameEntry,
@@ -74,23 +74,10 @@ from tournament.scoring import (
 
 SEATS = ("E", "S", "W", "N")
 KEY_LENGTH = 64  # models.AppliedRequest.key
-OUTCOME_LABELS = {
-    "mahjong": "Mah Jongg",
-    "wall": "Wall game",
-    "time": "Time called",
-    "misnamed_tile": "Misnamed discard",
-    "error_all_exposed": "Mah Jongg in error, all hands exposed",
-    "error_one_intact": "Mah Jongg in error, one hand intact",
-    "ended": "Round ended by the director",
-}
 PENALTY_LABELS = {
     "blind_pass_peek": "Looked at a blind-pass tile",
     "misnamed_exposure": "Misnamed a tile called for an exposure",
 }
-
-
-class BadLink(Exception):
-    """A table link whose code, number or token does not match (or was rotated)."""
 
 
 class SheetError(Exception):
@@ -119,31 +106,6 @@ class Replayed(Exception):
 
 
 # ---- reading ----------------------------------------------------------------------------
-
-
-def rules_of(tournament: Tournament) -> RuleSet:
-    """The tournament's rule set (the one reading of Tournament.rules; other blueprints
-    import this one)."""
-    return RuleSet.from_dict(tournament.rules)
-
-
-def table_from_link(code: str, number: int, token: str | None) -> Table:
-    """The table this QR link opens (its tournament loaded in the same query), or BadLink
-    (wrong code, number or token)."""
-    code = plain_code(code)
-    if code is None:
-        raise BadLink()
-    table = db.session.scalar(
-        select(Table).join(Tournament, Tournament.id == Table.tournament_id)
-        .options(contains_eager(Table.tournament))
-        .where(Tournament.code == code, Table.number == number)
-    )
-    # Compared as bytes: compare_digest refuses str with non-ASCII characters (a TypeError,
-    # so a 500), and anyone holding a link can put any character in ?k=.
-    if table is None or not token or not secrets.compare_digest(
-            table.token.encode(), str(token).encode("utf-8", "surrogatepass")):
-        raise BadLink()
-    return table
 
 
 def table_by_number(tournament: Tournament, number: int) -> Table | None:
@@ -308,11 +270,6 @@ class GameRow:
     def adjustments(self) -> list[dict[str, Any]]:
         """The director's rulings on this game: [{"seat", "points", "reason"}]."""
         return list(self.record.get("adjustments") or [])
-
-
-def ruling_label(points: int, reason: str) -> str:
-    """A director's adjustment in the table's words: "-10 director's ruling: tile count"."""
-    return f"{points:+d} director's ruling: {reason}"
 
 
 def _with_ruling_labels(lines: list[ScoreLine], adjustments: list[Any]) -> list[ScoreLine]:

@@ -19,14 +19,15 @@ from flask import (
 )
 from flask_login import current_user, login_required
 
-from blueprints.auth.service import ANY_STAFF, MANAGE, staff_role, staff_tournament
 from blueprints.common import (
     SEAT_NAMES,
     new_request_key,
     render_page_or_partial,
     wants_partial,
 )
-from blueprints.director.service import round_row
+from core.access import ANY_STAFF, MANAGE, staff_role, staff_tournament
+from core.lookup import BadLink, rules_of, table_from_link
+from core.rounds import round_row
 from tournament.scoring import InvalidGame
 
 from . import service
@@ -54,7 +55,7 @@ CONFLICT = ("Someone changed this sheet from another phone while you were enteri
             "Save again.")
 
 
-@bp.errorhandler(service.BadLink)
+@bp.errorhandler(BadLink)
 def bad_link(error):
     """A wrong or rotated token: a plain page, nothing about the table."""
     return render_template("table/invalid_link.html"), 404
@@ -64,7 +65,7 @@ def bad_link(error):
 
 
 def _table(code: str, number: int):
-    return service.table_from_link(code, number, request.args.get("k"))
+    return table_from_link(code, number, request.args.get("k"))
 
 
 def _table_and_round(code: str, number: int):
@@ -309,7 +310,7 @@ def save_game(code, number):
     table, rnd = _table_and_round(code, number)
     form = GameForm()
     form.validate_on_submit()
-    rules = service.rules_of(table.tournament)
+    rules = rules_of(table.tournament)
     page_url = _link("table.page", table, rnd.number)
     try:
         record = form.record(rules)

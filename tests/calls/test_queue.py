@@ -365,7 +365,7 @@ def test_an_adjustment_on_a_game_already_entered_rescores_it(client, tournament,
                                                              table):
     """Game 1 is on the sheet (a wall game: +10 each); the ruling takes 10 from North."""
     import blueprints.table.service as table_service
-    from blueprints.director.service import round_row
+    from core.rounds import round_row
 
     rnd = round_row(tournament, 1)
     table_service.save_game(table, rnd, 1, {"outcome": "wall"}, initials="AB",

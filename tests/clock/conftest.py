@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from blueprints.director.service import round_row
+from core.rounds import round_row
 from models import AuditEvent, GameEntry, Scoresheet, Table, TournamentStaff, db, utcnow
 from tests.conftest import make_tournament, make_user
 

@@ -149,7 +149,7 @@ def test_clock_for_is_one_query(app, client, tournament):
 
 def test_the_current_round_is_the_one_in_play_else_the_next_else_the_last(app, tournament):
     from blueprints.clock.service import clock_view
-    from blueprints.director.service import ensure_round
+    from core.rounds import ensure_round
 
     def current():
         with app.test_request_context("/"):

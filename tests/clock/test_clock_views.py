@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from blueprints.director.service import round_row
+from core.rounds import round_row
 from models import db, utcnow
 from tests.clock.conftest import audit, ended, started
 from tests.conftest import make_tournament, sign_in
@@ -58,7 +58,7 @@ def test_start_round_one(client, tournament, director):
 
 
 def test_only_the_next_round_can_start(client, tournament):
-    from blueprints.director.service import ensure_round
+    from core.rounds import ensure_round
 
     ensure_round(tournament, 2)
     db.session.commit()
@@ -100,7 +100,7 @@ def test_round_two_needs_seating_then_starts_as_a_separate_act(client, tournamen
 
 
 def test_a_round_in_play_blocks_the_next(client, tournament):
-    from blueprints.director.service import ensure_round
+    from core.rounds import ensure_round
 
     started(tournament, 1, minutes_ago=5)
     ensure_round(tournament, 2)

@@ -35,7 +35,7 @@ def guide(app, tournament):
 def enter_a_game(tournament, round_no=1):
     """Put one entered game on table 1 of round `round_no` (as its East would; the
     round's clock need not have started)."""
-    from blueprints.director.service import ensure_round
+    from core.rounds import ensure_round
 
     rnd = ensure_round(tournament, round_no)
     sheet = Scoresheet(round_id=rnd.id, table_id=tournament.tables[0].id)

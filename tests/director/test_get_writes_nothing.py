@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import event, func, select
 
 from blueprints.director import service
+from core.rounds import ensure_round, round_row
 from models import Round, Seating, Substitution, db
 from tests.conftest import make_tournament
 from tests.director.test_access import director_urls
@@ -51,7 +52,7 @@ def planned(tournament):
 
 
 def stored(tournament, number):
-    rnd = service.ensure_round(tournament, number)
+    rnd = ensure_round(tournament, number)
     return {(s.table.number, s.seat): s.player_id for s in rnd.seats}
 
 
@@ -88,9 +89,9 @@ def test_the_schedule_follows_a_substitution_without_making_rounds(client, tourn
 
 
 def test_the_schedule_reads_rounds_that_exist(client, tournament):
-    service.ensure_round(tournament, 2)
+    ensure_round(tournament, 2)
     db.session.commit()
-    rnd2 = service.round_row(tournament, 2)
+    rnd2 = round_row(tournament, 2)
     # A stored round is shown as stored (here: two seats traded by hand).
     seats = sorted(rnd2.seats, key=lambda s: (s.table.number, "ESWN".index(s.seat)))
     first, second = seats[0], seats[1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from blueprints.director import service
+from core.rounds import ensure_round
 from models import AuditEvent, Competition, db, utcnow
 from tests.conftest import make_tournament
 
@@ -18,7 +19,7 @@ def with_mini(tournament, first_round=2, last_round=3):
 
 
 def start(tournament, number):
-    rnd = service.ensure_round(tournament, number)
+    rnd = ensure_round(tournament, number)
     rnd.started_at = utcnow()
     db.session.commit()
 

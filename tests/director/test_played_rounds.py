@@ -7,12 +7,13 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from blueprints.director import service
+from core.rounds import ensure_round, round_row
 from models import AuditEvent, GameEntry, Player, Round, Scoresheet, Substitution, db
 from tests.director.conftest import enter_a_game, error_at
 
 
 def seats_of(tournament, number):
-    rnd = service.round_row(tournament, number)
+    rnd = round_row(tournament, number)
     return {(s.table.number, s.seat): s.player_id for s in rnd.seats}
 
 
@@ -21,7 +22,7 @@ def games_in_db():
 
 
 def test_round_played_means_clock_started_or_a_game_entered(tournament):
-    rnd = service.round_row(tournament, 1)
+    rnd = round_row(tournament, 1)
     assert not service.round_played(rnd)
     # An empty sheet (opened, nothing saved) does not make the round played.
     db.session.add(Scoresheet(round_id=rnd.id, table_id=tournament.tables[1].id))
@@ -79,7 +80,7 @@ def test_swap_keeps_a_later_played_round(client, tournament):
                            data={"first": "1", "second": "6"})
     assert response.status_code == 422
     db.session.expire_all()
-    assert service.round_row(tournament, 2) is not None and games_in_db() == 1
+    assert round_row(tournament, 2) is not None and games_in_db() == 1
 
 
 def test_fewer_rounds_never_cut_a_round_with_scores(client, tournament):
@@ -92,12 +93,12 @@ def test_fewer_rounds_never_cut_a_round_with_scores(client, tournament):
         "Round 3 has scores entered, so the tournament needs at least 3 rounds."
     db.session.expire_all()
     assert tournament.rounds == 3
-    assert service.round_row(tournament, 3) is not None and games_in_db() == 1
+    assert round_row(tournament, 3) is not None and games_in_db() == 1
 
 
 def test_fewer_rounds_drop_only_unplayed_rounds(client, tournament):
     enter_a_game(tournament, round_no=2)
-    service.ensure_round(tournament, 3)
+    ensure_round(tournament, 3)
     db.session.commit()
     response = client.post(f"/director/t/{tournament.id}/edit", data={
         "name": "Test Open", "rounds": "2", "games_per_round": "4", "round_minutes": "50",
@@ -147,13 +148,13 @@ def test_substitute_form_suggests_the_round_after_the_last_played(client, tourna
     db.session.expire_all()
     sub = db.session.scalar(select(Player).where(Player.name == "Sue Sub"))
     assert leaver.id in seats_of(tournament, 2).values()
-    service.ensure_round(tournament, 3)
+    ensure_round(tournament, 3)
     assert sub.id in seats_of(tournament, 3).values()
 
 
 def test_unplayed_rounds_are_still_rebuilt_by_a_redraw(client, tournament):
-    service.ensure_round(tournament, 2)
-    rnd1 = service.round_row(tournament, 1)
+    ensure_round(tournament, 2)
+    rnd1 = round_row(tournament, 1)
     db.session.add(Scoresheet(round_id=rnd1.id, table_id=tournament.tables[0].id))
     db.session.commit()
     response = client.post(f"/director/t/{tournament.id}/seating",

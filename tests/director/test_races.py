@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from blueprints.director import service
+from core.rounds import round_row
 from models import AuditEvent, Player, Round, db
 from tests.director.conftest import enter_a_game, error_at
 from tests.director.test_tournament import rules_data
@@ -113,7 +114,7 @@ def test_renumbering_onto_a_number_just_taken(client, tournament, monkeypatch):
 def test_round_one_seated_from_two_screens_at_once(client, tournament, monkeypatch):
     """The other screen's round 1 is stored between this request's delete and insert: the
     unique (tournament, round number) refuses this one."""
-    before = {s.id for s in service.round_row(tournament, 1).seats}
+    before = {s.id for s in round_row(tournament, 1).seats}
     real = service.seat_round_one
 
     def seat_while_another_screen_seats(tournament, **kwargs):
@@ -129,5 +130,5 @@ def test_round_one_seated_from_two_screens_at_once(client, tournament, monkeypat
     assert "seated from another screen at the same moment" in error_at(
         response.get_data(as_text=True), "method")
     db.session.expire_all()
-    assert {s.id for s in service.round_row(tournament, 1).seats} == before
+    assert {s.id for s in round_row(tournament, 1).seats} == before
     assert tournament.seating_method == "number"

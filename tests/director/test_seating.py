@@ -9,12 +9,13 @@ import pytest
 from sqlalchemy import func, select
 
 from blueprints.director import service
+from core.rounds import ensure_round, round_row
 from models import AuditEvent, Player, Round, Seating, Substitution, db, utcnow
 from tests.conftest import make_tournament
 
 
 def seats_of(tournament, number):
-    rnd = service.round_row(tournament, number)
+    rnd = round_row(tournament, number)
     return {(s.table.number, s.seat): s.player_id for s in rnd.seats}
 
 
@@ -28,7 +29,7 @@ def test_every_seat_is_filled_once_in_every_round(client, director, tables, roun
     assert page.status_code == 200
     everyone = {p.id for p in tournament.players}
     for number in range(1, rounds + 1):
-        service.ensure_round(tournament, number)
+        ensure_round(tournament, number)
         seats = seats_of(tournament, number)
         assert len(seats) == tables * 4
         assert set(seats) == {(t, s) for t in range(1, tables + 1) for s in "ESWN"}
@@ -66,7 +67,7 @@ def test_seating_needs_a_multiple_of_four(client, director):
     response = client.post(f"/director/t/{tournament.id}/seating", data={"method": "draw"})
     assert response.status_code == 422
     assert "Add 2 substitute(s) first" in response.get_data(as_text=True)
-    assert service.round_row(tournament, 1) is None
+    assert round_row(tournament, 1) is None
 
 
 def test_substitutes_needed_are_shown_and_added(client, director):
@@ -87,7 +88,7 @@ def test_substitutes_needed_are_shown_and_added(client, director):
 
 
 def test_swap_two_players_before_round_one(client, tournament):
-    service.ensure_round(tournament, 2)
+    ensure_round(tournament, 2)
     db.session.commit()
     before = seats_of(tournament, 1)
     one = next(p for p in tournament.players if p.number == 1)
@@ -101,9 +102,9 @@ def test_swap_two_players_before_round_one(client, tournament):
     assert {k: v for k, v in after.items() if k not in {(1, "E"), (2, "S")}} == \
         {k: v for k, v in before.items() if k not in {(1, "E"), (2, "S")}}
     # Round 2 was rebuilt from the new round 1: player 6 (now East of table 1) stays there.
-    round2 = seats_of(tournament, 2) if service.round_row(tournament, 2) else None
+    round2 = seats_of(tournament, 2) if round_row(tournament, 2) else None
     if round2 is None:
-        service.ensure_round(tournament, 2)
+        ensure_round(tournament, 2)
         round2 = seats_of(tournament, 2)
     assert round2[(1, "E")] == six.id
     assert db.session.scalar(select(AuditEvent).where(AuditEvent.action == "seating.swap"))
@@ -124,7 +125,7 @@ def test_swap_bad_input_changes_nothing(client, tournament, data, message):
 
 
 def test_no_swap_or_redraw_once_round_one_started(client, tournament):
-    service.round_row(tournament, 1).started_at = utcnow()
+    round_row(tournament, 1).started_at = utcnow()
     db.session.commit()
     before = seats_of(tournament, 1)
     swap = client.post(f"/director/t/{tournament.id}/seating/swap",
@@ -138,9 +139,9 @@ def test_no_swap_or_redraw_once_round_one_started(client, tournament):
 
 def test_substitution_from_a_round_updates_made_rounds_and_later_ones(client, tournament):
     # Rounds 1 and 2 exist already; round 1 has been played.
-    service.ensure_round(tournament, 2)
-    service.round_row(tournament, 1).started_at = utcnow()
-    service.round_row(tournament, 1).ended_at = utcnow()
+    ensure_round(tournament, 2)
+    round_row(tournament, 1).started_at = utcnow()
+    round_row(tournament, 1).ended_at = utcnow()
     db.session.commit()
     leaver = next(p for p in tournament.players if p.number == 7)
     response = client.post(
@@ -157,7 +158,7 @@ def test_substitution_from_a_round_updates_made_rounds_and_later_ones(client, to
     assert leaver.id in seats_of(tournament, 1).values()
     assert sub.id not in seats_of(tournament, 1).values()
     for number in (2, 3):
-        service.ensure_round(tournament, number)
+        ensure_round(tournament, number)
         seats = seats_of(tournament, number)
         assert sub.id in seats.values() and leaver.id not in seats.values()
         assert len(set(seats.values())) == 32
@@ -184,7 +185,7 @@ def test_substitution_seat_carries_the_later_points(client, tournament):
 
 
 def test_substitution_cannot_change_a_started_round(client, tournament):
-    service.round_row(tournament, 1).started_at = utcnow()
+    round_row(tournament, 1).started_at = utcnow()
     db.session.commit()
     leaver = tournament.players[0]
     response = client.post(f"/director/t/{tournament.id}/players/{leaver.id}/withdraw",
@@ -215,7 +216,7 @@ def test_an_existing_free_substitute_can_be_chosen(client, tournament):
     response = client.post(f"/director/t/{tournament.id}/players/{leaver.id}/withdraw",
                            data={"from_round": "2", "substitute": str(spare.id)})
     assert response.status_code == 302
-    service.ensure_round(tournament, 2)
+    ensure_round(tournament, 2)
     assert spare.id in seats_of(tournament, 2).values()
 
 

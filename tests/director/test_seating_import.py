@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from blueprints.director import service
 from blueprints.table.service import next_tables
+from core.rounds import ensure_round, round_row
 from models import AuditEvent, Tournament, db
 from tests.conftest import make_tournament
 
@@ -51,7 +52,7 @@ def test_an_imported_seating_seats_every_round(client, director):
     assert response.status_code == 302
     db.session.expire_all()
     players = {p.number: p for p in tournament.players}
-    round_one = service.round_row(tournament, 1)
+    round_one = round_row(tournament, 1)
     assert {(s.table.number, s.seat): s.player.number for s in round_one.seats}[(2, "S")] == 6
     # the table page's "next table" follows the organiser's round 2, before it is seated
     table_one = next(t for t in tournament.tables if t.number == 1)
@@ -61,7 +62,7 @@ def test_an_imported_seating_seats_every_round(client, director):
     schedule = dict((r.number, tables) for r, tables in service.schedule(tournament))
     assert {s: p.number for s, p in schedule[2][0][1].items()} == dict(
         zip("ESWN", ROUND_2[:4], strict=True))
-    round_two = service.ensure_round(tournament, 2)
+    round_two = ensure_round(tournament, 2)
     assert {(s.table.number, s.seat): s.player_id for s in round_two.seats}[(1, "S")] == \
         players[6].id
     assert db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "seating.import"))
@@ -78,7 +79,7 @@ def test_a_bad_file_saves_nothing_and_names_each_line(client, director):
     body = response.get_data(as_text=True)
     assert "Line 11: There is no player number &#39;60&#39;" in body
     db.session.expire_all()
-    assert service.round_row(tournament, 1) is None
+    assert round_row(tournament, 1) is None
     assert db.session.get(Tournament, tournament.id).imported_seating is None
 
 
@@ -86,7 +87,7 @@ def test_without_the_imported_movement_there_is_no_import(client, director):
     tournament = htm(director)
     response = client.post(f"/director/t/{tournament.id}/seating/import",
                            data={"text": seating_csv()})
-    assert response.status_code == 422 and service.round_row(tournament, 1) is None
+    assert response.status_code == 422 and round_row(tournament, 1) is None
 
 
 def test_the_big_screen_names_the_chosen_movement(client, director):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from core.rounds import ensure_round, round_row
 from models import AuditEvent, Competition, Player, Table, Tournament, db
 from tests.conftest import make_tournament
 from tests.director.conftest import enter_a_game
@@ -240,11 +241,10 @@ def test_competition_removed_when_sessions_cleared(client, tournament):
 
 
 def test_fewer_rounds_drop_unstarted_rounds_and_minutes_follow(client, tournament):
-    from blueprints.director import service
 
     for number in (2, 3):
-        service.ensure_round(tournament, number)
-    service.round_row(tournament, 1).started_at = __import__("models").utcnow()
+        ensure_round(tournament, number)
+    round_row(tournament, 1).started_at = __import__("models").utcnow()
     db.session.commit()
     response = client.post(f"/director/t/{tournament.id}/edit", data={
         "name": "Test Open", "rounds": "2", "games_per_round": "4", "round_minutes": "45",

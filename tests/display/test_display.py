@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from blueprints.director.service import ensure_round
+from core.rounds import ensure_round
 from models import Announcement, GameEntry, Tiebreak, db
 from tests.clock.conftest import ended, games_on, started
 from tests.conftest import make_tournament

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 
-from blueprints.director.service import ensure_round
+from core.rounds import ensure_round
 from models import db, utcnow
 from tests.table.conftest import TableClient
 

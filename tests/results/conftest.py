@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.rounds import ensure_round
 from models import GameEntry, Scoresheet, Table, db, utcnow
 from tournament.rules import RuleSet
 from tournament.scoring import Game, score_game, signer
@@ -26,9 +27,8 @@ WALL = {"outcome": "wall"}
 def add_sheet(tournament, round_no, table_no, records, state="submitted"):
     """A sheet for (round, table) with these game records, scored under the tournament's
     rules; the round (and its seats) is made when missing."""
-    from blueprints.director import service as director_service
 
-    rnd = director_service.ensure_round(tournament, round_no)
+    rnd = ensure_round(tournament, round_no)
     table = db.session.query(Table).filter_by(tournament_id=tournament.id,
                                               number=table_no).one()
     rules = RuleSet.from_dict(tournament.rules)

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from blueprints.director import service as director_service
 from blueprints.results import service
+from core.rounds import ensure_round
 from models import (
     Competition,
     CompetitionEntry,
@@ -43,7 +43,7 @@ def random_event(director, seed: int):
     mini.entries = [CompetitionEntry(player_id=p.id)
                     for p in rng.sample([p for p in tournament.players if p is not sub], 6)]
     for round_no in range(1, 5):
-        rnd = director_service.ensure_round(tournament, round_no)
+        rnd = ensure_round(tournament, round_no)
         for table in tournament.tables:
             if rng.random() < 0.1:
                 continue                                  # nothing entered at this table

@@ -8,6 +8,7 @@ import secrets
 import pytest
 
 from blueprints.table import service
+from core.lookup import rules_of
 from models import AuditEvent, TournamentStaff, db
 from tests.conftest import make_user, sign_in
 from tournament.scoring import InvalidGame
@@ -178,7 +179,7 @@ def test_an_amendment_keeps_the_call_ruling_adjustments(client, east, tnt, direc
     game = east.sheet().games[0]
     assert game.record["adjustments"] == [
         {"seat": "N", "points": -10, "reason": "ruling: tile count"}]
-    scored = service.preview(service.rules_of(tnt), {
+    scored = service.preview(rules_of(tnt), {
         "outcome": "mahjong", "winner": "S", "value": 25, "self_picked": True}).points
     assert game.points == {**scored, "N": scored["N"] - 10}
 

@@ -10,8 +10,8 @@ import secrets
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from blueprints.director.service import ensure_round
 from blueprints.table import service
+from core.rounds import ensure_round
 from models import GameEntry, Round, Scoresheet, db, utcnow
 from tests.table.conftest import TableClient, count_queries
 

@@ -101,7 +101,7 @@ def _round(tournament, number):
 
 
 def test_an_earlier_open_sheet_is_a_banner_and_the_header_names_each_round(east, tnt):
-    from blueprints.director.service import ensure_round
+    from core.rounds import ensure_round
 
     east.save(1, outcome="wall")
     ensure_round(tnt, 2)

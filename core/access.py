@@ -1,0 +1,51 @@
+"""Staff access checks, shared by every staff page.
+
+A director sees only the tournaments they staff: `staff_tournament` answers 404 (not 403)
+for any other, so the URL does not even confirm that the tournament exists."""
+
+from __future__ import annotations
+
+from flask import abort
+from flask_login import current_user
+from sqlalchemy import select
+
+from models import Tournament, TournamentStaff, db
+
+# Which roles may do what. Table guides take calls and verify sheets; only directors and
+# co-directors change the tournament, seating, rules or locked sheets.
+MANAGE = ("director", "co-director")
+ANY_STAFF = ("director", "co-director", "table-guide")
+
+def staff_role(tournament: Tournament, user=None) -> str | None:
+    user = user or current_user
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return db.session.scalar(
+        select(TournamentStaff.role).where(
+            TournamentStaff.tournament_id == tournament.id, TournamentStaff.user_id == user.id
+        )
+    )
+
+
+def staff_tournament(tournament_id: int, roles=ANY_STAFF) -> Tournament:
+    """The tournament if the signed-in user staffs it in one of `roles`; else 404 for a
+    tournament they do not staff, 403 for one they staff with too few rights."""
+    tournament = db.session.get(Tournament, tournament_id)
+    if tournament is None:
+        abort(404)
+    role = staff_role(tournament)
+    if role is None:
+        abort(404)
+    if role not in roles:
+        abort(403)
+    return tournament
+
+
+def my_tournaments(user) -> list[tuple[Tournament, str]]:
+    rows = db.session.execute(
+        select(Tournament, TournamentStaff.role)
+        .join(TournamentStaff, TournamentStaff.tournament_id == Tournament.id)
+        .where(TournamentStaff.user_id == user.id)
+        .order_by(Tournament.starts_on.desc().nulls_last(), Tournament.id.desc())
+    )
+    return [(t, role) for t, role in rows]

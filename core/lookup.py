@@ -1,0 +1,60 @@
+"""Lookups every audience needs: a tournament by its public code, its rule set, and the
+table a QR link opens."""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.orm import contains_eager
+
+from models import Table, Tournament, db
+from tournament.rules import RuleSet
+
+
+def plain_code(code: str | None) -> str | None:
+    """A tournament code as typed or in a URL, upper-cased; None when it cannot be one
+    (codes are letters and digits, at most 16): a NUL byte in it would make PostgreSQL
+    refuse the query, a 500 on every public page of a tournament."""
+    code = (code or "").strip().upper()
+    return code if code.isascii() and code.isalnum() and len(code) <= 16 else None
+
+
+def tournament_by_code(code: str) -> Tournament | None:
+    code = plain_code(code)
+    if code is None:
+        return None
+    return db.session.scalar(select(Tournament).where(Tournament.code == code))
+
+
+def rules_of(tournament: Tournament) -> RuleSet:
+    """The tournament's rule set: the one reading of Tournament.rules."""
+    return RuleSet.from_dict(tournament.rules)
+
+
+def movement_of(tournament: Tournament) -> str:
+    """The rules' movement: "east_stays" or "imported"."""
+    return rules_of(tournament).movement
+
+
+class BadLink(Exception):
+    """A table link whose code, number or token does not match (or was rotated)."""
+
+
+def table_from_link(code: str, number: int, token: str | None) -> Table:
+    """The table this QR link opens (its tournament loaded in the same query), or BadLink
+    (wrong code, number or token)."""
+    code = plain_code(code)
+    if code is None:
+        raise BadLink()
+    table = db.session.scalar(
+        select(Table).join(Tournament, Tournament.id == Table.tournament_id)
+        .options(contains_eager(Table.tournament))
+        .where(Tournament.code == code, Table.number == number)
+    )
+    # Compared as bytes: compare_digest refuses str with non-ASCII characters (a TypeError,
+    # so a 500), and anyone holding a link can put any character in ?k=.
+    if table is None or not token or not secrets.compare_digest(
+            table.token.encode(), str(token).encode("utf-8", "surrogatepass")):
+        raise BadLink()
+    return table

@@ -1,0 +1,108 @@
+"""Round rows and their seating, which the director, the clock, the table and the player
+pages all read: a round's row, seating it (by the movement or the imported seating, with
+substitutes in the seats of players who left), and the seats a round will have."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from core.lookup import movement_of
+from models import Round, Seating, Substitution, Table, Tournament, db
+from tournament.movement import seating as movement_seating
+
+
+def round_row(tournament: Tournament, number: int) -> Round | None:
+    return db.session.scalar(
+        select(Round).where(Round.tournament_id == tournament.id, Round.number == number)
+    )
+
+
+def initial_seating(tournament: Tournament) -> dict[int, dict[str, int]]:
+    """Round 1 as {table number: {seat: player id}}."""
+    rows = db.session.execute(
+        select(Table.number, Seating.seat, Seating.player_id)
+        .join(Round, Round.id == Seating.round_id).join(Table, Table.id == Seating.table_id)
+        .where(Round.tournament_id == tournament.id, Round.number == 1)
+    )
+    initial: dict[int, dict[str, int]] = {}
+    for table_number, seat, player_id in rows:
+        initial.setdefault(table_number, {})[seat] = player_id
+    return initial
+
+
+def substitutions(tournament: Tournament) -> dict[int, tuple[int, int]]:
+    """{leaving player id: (substitute id, from round)}."""
+    rows = db.session.scalars(
+        select(Substitution).where(Substitution.tournament_id == tournament.id)
+    )
+    return {s.player_id: (s.substitute_id, s.from_round) for s in rows}
+
+
+def ensure_round(tournament: Tournament, number: int) -> Round:
+    """The round's row with its seats, following tournament.movement from round 1 and
+    putting substitutes in the seats of players who left."""
+    rnd = round_row(tournament, number)
+    if rnd is not None:
+        return rnd
+    if number < 1 or number > tournament.rounds:
+        raise ValueError(f"This tournament has rounds 1 to {tournament.rounds}.")
+    initial = initial_seating(tournament)
+    if not initial:
+        raise ValueError("Seat round 1 first.")
+    tables = {t.number: t for t in tournament.tables}
+    rnd = Round(tournament=tournament, number=number,
+                duration_seconds=tournament.round_minutes * 60)
+    db.session.add(rnd)
+    plan = round_plan(tournament, initial, number, substitutions(tournament))
+    for table_number, seats in plan.items():
+        for seat, player_id in seats.items():
+            rnd.seats.append(Seating(table=tables[table_number], seat=seat,
+                                     player_id=player_id))
+    db.session.flush()
+    return rnd
+
+
+def planned_seating(initial: dict[int, dict[str, int]], number: int,
+                    subs: dict[int, tuple[int, int]]) -> dict[int, dict[str, int]]:
+    """Round `number` as {table number: {seat: player id}}, computed (nothing stored):
+    tournament.movement from round 1, substitutes in the seats of players who left."""
+    plan: dict[int, dict[str, int]] = {}
+    for table_number, seats in movement_seating(initial, number, len(initial)).items():
+        for seat, player_id in seats.items():
+            sub = subs.get(player_id)
+            if sub is not None and number >= sub[1]:
+                player_id = sub[0]
+            plan.setdefault(table_number, {})[seat] = player_id
+    return plan
+
+
+def imported_plan(tournament: Tournament, number: int,
+                  subs: dict[int, tuple[int, int]] | None = None
+                  ) -> dict[int, dict[str, int]] | None:
+    """Round `number` of the imported seating as {table: {seat: player id}}, substitutes in
+    the seats of players who left; None when the import has no such round."""
+    stored = (tournament.imported_seating or {}).get(str(number))
+    if not stored:
+        return None
+    subs = substitutions(tournament) if subs is None else subs
+    plan: dict[int, dict[str, int]] = {}
+    for table_number, seats in stored.items():
+        for seat, player_id in seats.items():
+            sub = subs.get(player_id)
+            if sub is not None and number >= sub[1]:
+                player_id = sub[0]
+            plan.setdefault(int(table_number), {})[seat] = player_id
+    return plan
+
+
+def round_plan(tournament: Tournament, initial: dict[int, dict[str, int]], number: int,
+               subs: dict[int, tuple[int, int]]) -> dict[int, dict[str, int]]:
+    """Round `number` as the rules' movement gives it: the imported seating, or
+    tournament.movement from round 1. ValueError when an imported round is missing."""
+    if movement_of(tournament) != "imported":
+        return planned_seating(initial, number, subs)
+    plan = imported_plan(tournament, number, subs)
+    if plan is None:
+        raise ValueError(f"Round {number} is not in the imported seating: import the "
+                         "organiser's seating on the Seating page first.")
+    return plan
