@@ -4,6 +4,7 @@ total; its poll answers 204 while nothing changed; its forms come back to the pa
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -29,7 +30,9 @@ def test_every_director_page_has_the_bar_during_play(client, tournament, path):
     started(tournament, minutes_ago=10)
     page = client.get(path.format(id=tournament.id)).get_data(as_text=True)
     bar = bar_html(page)
-    assert "Round 1" in bar and "40:00" in bar and "Pause" in bar
+    # Started 10 of 50 minutes ago: 40:00 left, or 39:5x when the request was slow.
+    assert "Round 1" in bar and "Pause" in bar
+    assert re.search(r"\b(40:00|39:[0-5]\d)\b", bar), bar
     assert f'href="/calls/director/{tournament.id}"' in bar
     assert "0/8" in bar  # sheets in / tables seated
 
