@@ -691,6 +691,8 @@ _READINGS: dict[str, tuple[str, ...]] = {
         "A game stopped by time (time called) scores 0 for every player, penalties included: "
         "the game did not count. Where the rule set says \"round\", every game of that "
         "table's round scores 0.",
+        "A game after a time-called game was never played: the table cannot save it, and "
+        "cannot mark a game time called once a later game is saved.",
     ),
     "pause_for_rulings": (
         "Hidden Tile's \"Each round ends immediately when the chime sounds\" is read as no "
