@@ -911,6 +911,7 @@ def initial_game(table: Table, round_: Round, number: int, seat: str, *,
     if seat not in SEATS:
         raise SheetError("seat", "Choose your seat.")
     sheet = ensure_sheet(round_, table)
+    key = _scoped(key, sheet, "game-initial", number, seat)
     if _applied(key):
         raise Replayed(sheet)
     sheet = _begin_write(sheet, version, key)
@@ -942,6 +943,7 @@ def west_check(table: Table, round_: Round, *, version: int | None,
         raise SheetError("west", f"{rules.short_name} rules do not ask West to check the "
                          "sheet.")
     sheet = ensure_sheet(round_, table)
+    key = _scoped(key, sheet, "west-check")
     if _applied(key):
         raise Replayed(sheet)
     sheet = _begin_write(sheet, version, key)
@@ -1047,6 +1049,7 @@ def end_table_round(table: Table, round_: Round, *, reason: str, points: dict[st
                    for seat in SEATS if points.get(seat)]
     Game.from_dict({"outcome": "ended", "adjustments": adjustments}, rules)
     sheet = ensure_sheet(round_, table)
+    key = _scoped(key, sheet, "end-round")
     if _applied(key):
         raise Replayed(sheet)
     sheet = _begin_write(sheet, version, key)
