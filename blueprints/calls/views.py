@@ -34,7 +34,7 @@ bp = Blueprint("calls", __name__, url_prefix="/calls")
 
 
 def sheet_url(tournament_id: int, table_no: int, round_no: int | None) -> str | None:
-    """The director's view of a table's sheet (table team's endpoint)."""
+    """The director's view of a table's sheet (the table blueprint's page)."""
     if round_no is None:
         return None
     return url_for("table.director_sheet", tournament_id=tournament_id, table_no=table_no,

@@ -248,7 +248,7 @@ def player_count(tournament: Tournament) -> int:
 
 
 # ---------------------------------------------------------------------------------------
-# Everything below serves the director's setup pages (issue 4). Each write function
+# Everything below serves the director's setup pages. Each write function
 # changes rows and adds its audit row(s) to the session; the view commits once, so the
 # change and its audit row land in one transaction (or neither does).
 
