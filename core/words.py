@@ -1,7 +1,37 @@
-"""Words several audiences show the same way: how a game ended, a director's ruling, the
-seating movement, which director calls are still open."""
+"""Words several audiences show the same way: seats, how a game ended, a director's
+ruling, the seating movement, the states of a sheet and of a call, the clock's M:SS and
+who did something (the actor of an audit row)."""
 
 from __future__ import annotations
+
+from enum import StrEnum
+
+# The seats in play order, and their names. tournament/ and models/ keep their own copy of
+# SEATS on purpose: they stand below this package and import nothing from it.
+SEATS = ("E", "S", "W", "N")
+SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+# The largest INTEGER column value on PostgreSQL: a number typed or put in a URL beyond
+# it is no row of ours (and would make the query fail).
+MAX_ROW_NUMBER = 2**31 - 1
+
+
+class SheetState(StrEnum):
+    """models.Scoresheet.state: open at the table; submitted (locked, initialled); verified
+    by staff."""
+
+    OPEN = "open"
+    SUBMITTED = "submitted"
+    VERIFIED = "verified"
+
+
+class CallState(StrEnum):
+    """models.DirectorCall.state."""
+
+    OPEN = "open"
+    CLAIMED = "claimed"
+    RESOLVED = "resolved"
+    CANCELLED = "cancelled"
 
 OUTCOME_LABELS = {
     "mahjong": "Mah Jongg",
@@ -17,9 +47,32 @@ MOVEMENT_WORDS = {"east_stays": "East stays, North up 1, West up 2, South down 1
                   "imported": "the organiser's own seating"}
 
 # A call the staff still has to answer (the others are resolved, dismissed or cancelled).
-OPEN_STATES = ("open", "claimed")
+OPEN_STATES = (CallState.OPEN, CallState.CLAIMED)
 
 
 def ruling_label(points: int, reason: str) -> str:
     """A director's adjustment in the table's words: "-10 director's ruling: tile count"."""
     return f"{points:+d} director's ruling: {reason}"
+
+
+def clock_text(seconds: int | None) -> str:
+    """Seconds as M:SS (minutes are not capped at 59: a 75-minute round shows 75:00); ""
+    for None. The one M:SS of the app (static/js/app.js has its one twin, mahj.clockText):
+    the clock, and the waits of the calls."""
+    if seconds is None:
+        return ""
+    minutes, secs = divmod(max(0, int(seconds)), 60)
+    return f"{minutes}:{secs:02d}"
+
+
+def table_actor(number: int, seat: str | None = "E") -> str:
+    """Who did something at a table, in an audit row: "Table 7 (East)"; seat None for the
+    table as a whole ("Table 7")."""
+    return f"Table {number} ({SEAT_NAMES[seat]})" if seat else f"Table {number}"
+
+
+def staff_actor(user, role: str | None = None) -> str:
+    """A staff member in an audit row: "Ann Lee (director)"; "system" without one."""
+    if user is None:
+        return "system"
+    return f"{user.name} ({role})" if role else user.name
