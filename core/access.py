@@ -5,8 +5,10 @@ for any other, so the URL does not even confirm that the tournament exists."""
 
 from __future__ import annotations
 
-from flask import abort
-from flask_login import current_user
+import functools
+
+from flask import abort, g
+from flask_login import current_user, login_required
 from sqlalchemy import select
 
 from models import Tournament, TournamentStaff, db
@@ -38,7 +40,25 @@ def staff_tournament(tournament_id: int, roles=ANY_STAFF) -> Tournament:
         abort(404)
     if role not in roles:
         abort(403)
+    g.tournament, g.role = tournament, role
     return tournament
+
+
+def staff_required(roles=ANY_STAFF):
+    """The one loader of a staff page whose URL names a tournament (`tournament_id`):
+    signed in, on that tournament's staff in one of `roles` (else 404 / 403 as
+    staff_tournament), with the tournament and the role on flask.g."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        @login_required
+        def wrapper(*args, **kwargs):
+            staff_tournament(kwargs["tournament_id"], roles)
+            return view(*args, **kwargs)
+
+        return wrapper
+
+    return decorate
 
 
 def my_tournaments(user) -> list[tuple[Tournament, str]]:

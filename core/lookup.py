@@ -3,8 +3,10 @@ table a QR link opens."""
 
 from __future__ import annotations
 
+import functools
 import secrets
 
+from flask import g, request
 from sqlalchemy import select
 from sqlalchemy.orm import contains_eager
 
@@ -58,3 +60,17 @@ def table_from_link(code: str, number: int, token: str | None) -> Table:
             table.token.encode(), str(token).encode("utf-8", "surrogatepass")):
         raise BadLink()
     return table
+
+
+def table_link(view):
+    """The one loader of a page a table's QR link opens (`code`, `number` in the URL, the
+    token in ?k=): the table and its tournament on flask.g, or BadLink for the blueprint's
+    own answer to a wrong link."""
+
+    @functools.wraps(view)
+    def wrapper(*args, **kwargs):
+        g.table = table_from_link(kwargs["code"], kwargs["number"], request.args.get("k"))
+        g.tournament = g.table.tournament
+        return view(*args, **kwargs)
+
+    return wrapper

@@ -22,22 +22,17 @@ SHARED = {"blueprints", "blueprints.common"}
 KNOWN_CROSSINGS = {
     ("blueprints.calls.service", "blueprints.table.service"),
     ("blueprints.director.service", "blueprints.auth.invitations"),
-    ("blueprints.display.service", "blueprints.clock.service"),
     ("blueprints.live.fast", "blueprints.calls.views"),
     ("blueprints.live.fast", "blueprints.table.forms"),
     ("blueprints.live.service", "blueprints.calls.service"),
-    ("blueprints.live.service", "blueprints.clock.service"),
     ("blueprints.live.service", "blueprints.table.service"),
     ("blueprints.live.views", "blueprints.calls.service"),
     ("blueprints.live.views", "blueprints.calls.views"),
-    ("blueprints.live.views", "blueprints.clock.service"),
     ("blueprints.live.views", "blueprints.clock.views"),
     ("blueprints.live.views", "blueprints.display.service"),
     ("blueprints.live.views", "blueprints.table.forms"),
     ("blueprints.live.views", "blueprints.table.service"),
     ("blueprints.live.views", "blueprints.table.views"),
-    ("blueprints.player.service", "blueprints.clock.service"),
-    ("blueprints.table.service", "blueprints.clock.service"),
 }
 
 

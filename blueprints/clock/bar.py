@@ -13,10 +13,9 @@ from datetime import datetime
 
 from sqlalchemy import and_, func, select
 
+from core.clock import ClockView, clock_view, fingerprint
 from core.words import OPEN_STATES
 from models import CallClaim, DirectorCall, Round, Scoresheet, Seating, Table, User, db, utcnow
-
-from .service import ClockView, clock_view, fingerprint
 
 # The one-tap pause reasons besides "Ruling at table N" (filled from the calls in hand).
 PAUSE_CHOICES = ("Announcement", "Break")

@@ -19,9 +19,10 @@ from flask_login import current_user, login_required
 
 from blueprints.common import render_page_or_partial, wants_partial
 from core.access import ANY_STAFF, MANAGE, staff_role, staff_tournament
+from core.clock import announcements, clock_by_code, clock_view, unchanged
 from core.lookup import rules_of
 from core.rounds import round_row
-from core.words import MOVEMENT_WORDS
+from core.words import MOVEMENT_WORDS, clock_text
 
 from . import bar, service
 from .forms import (
@@ -40,7 +41,7 @@ bp = Blueprint("clock", __name__, url_prefix="/clock")
 
 @bp.app_context_processor
 def _clock_helpers():
-    return {"clock_for": service.clock_view, "clock_text": service.clock_text,
+    return {"clock_for": clock_view, "clock_text": clock_text,
             "director_bar_for": _bar_for}
 
 
@@ -72,11 +73,11 @@ def no_change():
 @bp.get("/<code>")
 def partial(code):
     """The clock partial for a poll: 204 while the version the phone shows is current."""
-    found = service.clock_by_code(code)
+    found = clock_by_code(code)
     if found is None:
         abort(404)
     tournament, view = found
-    if service.unchanged(view, request.args.get("v"), request.args.get("shown")):
+    if unchanged(view, request.args.get("v"), request.args.get("shown")):
         return no_change()
     response = render_page_or_partial("clock/page.html", "clock/_clock.html",
                                       tournament=tournament, clock_poll=wants_partial())
@@ -88,7 +89,7 @@ def partial(code):
 # ---- the director's console ------------------------------------------------------------
 
 def _console_context(tournament, role, forms=None, problem=None):
-    view = service.clock_view(tournament)
+    view = clock_view(tournament)
     next_no = service.next_round_number(tournament)
     next_row = round_row(tournament, next_no) if next_no else None
     can_control = role in MANAGE
@@ -118,7 +119,7 @@ def _console_context(tournament, role, forms=None, problem=None):
         extension_refusal=service.extension_refusal(tournament),
         movement_words=MOVEMENT_WORDS[rules_of(tournament).movement],
         announcement_form=forms.get("announce") or AnnouncementForm(prefix="announce"),
-        announcements=service.announcements(tournament.id), problem=problem,
+        announcements=announcements(tournament.id), problem=problem,
         # Before seating or starting the next round: earlier sheets still not submitted.
         unsubmitted=(service.unsubmitted_before(tournament, next_no)
                      if can_control and next_no and not in_play else []),
@@ -159,7 +160,7 @@ def grid(tournament_id):
     tournament = staff_tournament(tournament_id, ANY_STAFF)
     # Only the clock and the grid (two queries) before the 204: the forms, announcements
     # and next round of the whole console are built only for a full page.
-    context = _grid_context(tournament, service.clock_view(tournament))
+    context = _grid_context(tournament, clock_view(tournament))
     if request.args.get("v") == context["grid_version"]:
         return no_change()
     if wants_partial():

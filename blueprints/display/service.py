@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from blueprints.clock import service as clock_service
+from core import clock as clock_service
 from core.lookup import movement_of
 from core.words import MOVEMENT_WORDS
 from models import Tournament

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from blueprints.calls import service as calls_service
-from blueprints.clock import service as clock_service
 from blueprints.table import service as table_service
+from core import clock as clock_service
 from core.lookup import BadLink, table_from_link
 from core.words import OPEN_STATES
 
@@ -88,7 +88,7 @@ def _versions_statement(numbered: bool):
     from sqlalchemy import and_, bindparam, case, exists, select
     from sqlalchemy.orm import aliased
 
-    from blueprints.clock.service import _CURRENT_ORDER
+    from core.clock import _CURRENT_ORDER
     from models import DirectorCall, Round, Scoresheet, Seating, Table, Tournament
 
     # The tournament's current round (the clock every page shows): clock_service.
@@ -157,7 +157,7 @@ def fast_unchanged(connection, code: str, number: int, token: str | None,
     full view", never "changed": a wrong link, an unknown table, anything unusual."""
     import secrets
 
-    from blueprints.clock.service import _view, round_clock
+    from core.clock import _view, round_clock
     from core.lookup import plain_code
     from models import utcnow
 

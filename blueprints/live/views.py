@@ -76,8 +76,8 @@ def table(code, number):
 @bp.get("/screen/<code>")
 def screen(code):
     """The big screen's poll: the clock and the board (leaders, announcements)."""
-    from blueprints.clock import service as clock_service
     from blueprints.display import service as display_service
+    from core import clock as clock_service
     from core.lookup import tournament_by_code
 
     found = clock_service.clock_by_code(code)
@@ -115,8 +115,8 @@ def screen(code):
 @login_required
 def console(tournament_id):
     """The clock console's poll: the clock and the grid of tables (staff only)."""
-    from blueprints.clock import service as clock_service
     from blueprints.clock.views import _grid_context
+    from core import clock as clock_service
     from core.access import ANY_STAFF, staff_tournament
 
     tournament = staff_tournament(tournament_id, ANY_STAFF)

@@ -9,8 +9,8 @@ from datetime import date, datetime, timedelta
 
 from sqlalchemy import and_, func, or_, select
 
-from blueprints.clock.service import clock_view
 from blueprints.common import SEAT_NAMES
+from core.clock import clock_view
 from core.lookup import rules_of
 from core.rounds import imported_plan
 from core.words import OUTCOME_LABELS, ruling_label
@@ -65,7 +65,7 @@ def player_by_number(tournament: Tournament, number: int) -> Player | None:
 
 def round_in_play(tournament: Tournament) -> tuple[int | None, str]:
     """(round number, "now" | "next") for the whole room, read from the tournament's
-    current round clock (blueprints.clock.service.clock_view: the round in play, else the
+    current round clock (core.clock.clock_view: the round in play, else the
     next to start, else the last ended; the same round every clock and display shows):
     a round in play, or round 1 before any has started, is "now"; a later round not
     started yet, or the one after the last ended round, is "next"; after the last round,

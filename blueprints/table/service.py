@@ -39,8 +39,8 @@ from sqlalchemy import case, exists, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
-from blueprints.clock.service import round_clock
 from blueprints.common import SEAT_NAMES
+from core.clock import round_clock
 from core.lookup import movement_of, rules_of
 from core.rounds import imported_plan, round_row
 from core.words import OUTCOME_LABELS, ruling_label
@@ -242,7 +242,7 @@ def next_tables(round_: Round, table: Table) -> dict[str, int | None]:
 
 
 def clock_state(round_: Round, now=None) -> str:
-    """This round's clock state (blueprints.clock.service.round_clock reads its instants).
+    """This round's clock state (core.clock.round_clock reads its instants).
     Not the tournament's current clock (clock_for): a table may still be on an earlier
     round."""
     return round_clock(round_).state(now or utcnow())

@@ -124,7 +124,7 @@ def test_without_javascript_the_page_shows_the_time_and_a_refresh_link(client, t
 
 def test_clock_for_is_one_query(app, client, tournament):
     """clock_for runs on every table page and poll: one cheap query, once per request."""
-    from blueprints.clock.service import clock_view
+    from core.clock import clock_view
 
     started(tournament, 1, minutes_ago=5)
     assert tournament.code  # loaded, as on any page that has the tournament
@@ -148,7 +148,7 @@ def test_clock_for_is_one_query(app, client, tournament):
 
 
 def test_the_current_round_is_the_one_in_play_else_the_next_else_the_last(app, tournament):
-    from blueprints.clock.service import clock_view
+    from core.clock import clock_view
     from core.rounds import ensure_round
 
     def current():
@@ -174,7 +174,8 @@ def test_the_words_under_the_clock_agree_with_its_digits_at_every_second():
     # digits: each warning now says "N minutes or less", true from its first second on.
     from datetime import UTC, datetime, timedelta
 
-    from blueprints.clock.service import ClockView, clock_text
+    from core.clock import ClockView
+    from core.words import clock_text
     from tournament.clock import RoundClock
 
     start = datetime(2026, 1, 1, tzinfo=UTC)

@@ -8,7 +8,8 @@ import re
 import pytest
 from sqlalchemy import event
 
-from blueprints.clock.service import ClockView, behind_minutes, is_behind
+from blueprints.clock.service import behind_minutes, is_behind
+from core.clock import ClockView
 from models import db
 from tests.clock.conftest import games_on, started
 
@@ -91,7 +92,8 @@ def test_grid_shows_each_tables_progress(client, tournament):
 
 
 def test_grid_is_one_query(app, tournament):
-    from blueprints.clock.service import clock_view, table_grid
+    from blueprints.clock.service import table_grid
+    from core.clock import clock_view
 
     started(tournament, 1, minutes_ago=40)
     games_on(tournament, 2, 1, 3)

@@ -1,0 +1,57 @@
+"""The request loaders put what a URL names on flask.g, or refuse it."""
+
+from __future__ import annotations
+
+import pytest
+from flask import g
+from werkzeug.exceptions import Forbidden, NotFound
+
+from core.access import staff_required
+from core.lookup import BadLink, table_link
+from models import Table, TournamentStaff, db
+from tests.conftest import make_tournament
+
+
+@staff_required(("director",))
+def managed(*, tournament_id):
+    return g.tournament.id, g.role
+
+
+@table_link
+def table_page(*, code, number):
+    return g.table.number, g.tournament.code
+
+
+def test_staff_required_puts_the_tournament_and_role_on_g(app, client, director):
+    tournament = make_tournament(director)
+    with app.test_request_context():
+        from flask_login import login_user
+
+        login_user(director)
+        assert managed(tournament_id=tournament.id) == (tournament.id, "director")
+
+
+def test_staff_required_refuses_other_tournaments_and_too_few_rights(app, client, director):
+    tournament = make_tournament(director)
+    with app.test_request_context():
+        from flask_login import login_user
+
+        login_user(director)
+        with pytest.raises(NotFound):
+            managed(tournament_id=tournament.id + 1000)
+        staff = db.session.query(TournamentStaff).filter_by(
+            tournament_id=tournament.id, user_id=director.id).one()
+        staff.role = "table-guide"
+        db.session.commit()
+        with pytest.raises(Forbidden):
+            managed(tournament_id=tournament.id)
+
+
+def test_table_link_loads_the_table_or_refuses_the_link(app, director):
+    tournament = make_tournament(director)
+    table = db.session.query(Table).filter_by(tournament_id=tournament.id, number=2).one()
+    with app.test_request_context(f"/t/{tournament.code}/2?k={table.token}"):
+        assert table_page(code=tournament.code.lower(), number=2) == (2, tournament.code)
+    with app.test_request_context(f"/t/{tournament.code}/2?k=wrong"), \
+            pytest.raises(BadLink):
+        table_page(code=tournament.code, number=2)
