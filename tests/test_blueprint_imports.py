@@ -20,12 +20,10 @@ SHARED = {"blueprints", "blueprints.common"}
 
 # importing module -> imported module, for every crossing not yet moved into core/
 KNOWN_CROSSINGS = {
-    ("blueprints.calls.service", "blueprints.table.service"),
     ("blueprints.director.service", "blueprints.auth.invitations"),
     ("blueprints.live.fast", "blueprints.calls.views"),
     ("blueprints.live.fast", "blueprints.table.forms"),
     ("blueprints.live.service", "blueprints.calls.service"),
-    ("blueprints.live.service", "blueprints.table.service"),
     ("blueprints.live.views", "blueprints.calls.service"),
     ("blueprints.live.views", "blueprints.calls.views"),
     ("blueprints.live.views", "blueprints.clock.views"),

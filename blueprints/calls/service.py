@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from blueprints.common import SEAT_NAMES, unstorable
-from blueprints.table import service as table_service
+from core import sheets
 from core.words import OPEN_STATES
 from models import (
     CALL_REASONS,
@@ -90,8 +90,8 @@ def call_in_tournament(tournament: Tournament, call_id: int) -> DirectorCall | N
 
 def call_round(table: Table) -> Round | None:
     """The round a call belongs to: the round the table plays now, as the table's page
-    reads it (blueprints.table.service.current_round)."""
-    return table_service.current_round(table)
+    reads it (core.sheets.current_round)."""
+    return sheets.current_round(table)
 
 
 # ---------------------------------------------------------------- what is shown
@@ -534,7 +534,7 @@ def _resolve(call: DirectorCall, user: User, ruling: str, role: str | None,
     after = {"state": "resolved", "ruling": ruling}
     if adjustment is not None:
         try:
-            table_service.add_adjustment(table, round_no, adjustment.seat, adjustment.points,
+            sheets.add_adjustment(table, round_no, adjustment.seat, adjustment.points,
                                          ruling, user, game_no=adjustment.game_no)
         except ValueError as error:
             db.session.rollback()

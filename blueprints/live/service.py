@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from blueprints.calls import service as calls_service
-from blueprints.table import service as table_service
 from core import clock as clock_service
+from core import sheets
 from core.lookup import BadLink, table_from_link
 from core.words import OPEN_STATES
 
@@ -25,7 +25,7 @@ CLOCK, PANEL, CALL = "clock", "panel", "call"
 class TablePoll:
     table: object
     tournament: object                     # clock_service.PublicTournament
-    state: object | None                   # table_service.PollState; None: not seated
+    state: object | None                   # core.sheets.PollState; None: not seated
     call: object | None                    # the call this phone's bar shows
     versions: dict[str, str]
     changed: list[str] = field(default_factory=list)
@@ -50,7 +50,7 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
     if found is None:
         raise BadLink()
     tournament, clock = found
-    state = table_service.poll_state(table, round_no)
+    state = sheets.poll_state(table, round_no)
     call = calls_service.table_call(table)
     if call is not None and call.state not in OPEN_STATES \
             and call.id in dismissed:
@@ -95,7 +95,7 @@ def _versions_statement(numbered: bool):
     clock_round_id = (select(Round.id).where(Round.tournament_id == Tournament.id)
                       .order_by(*_CURRENT_ORDER).limit(1).correlate(Tournament)
                       .scalar_subquery())
-    # The table's round: table_service._round_and_version.
+    # The table's round: core.sheets.round_and_version.
     running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
     unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == "open")
     table_round = (select(Round.id)

@@ -35,14 +35,21 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import case, exists, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from blueprints.common import SEAT_NAMES
-from core.clock import round_clock
 from core.lookup import movement_of, rules_of
 from core.rounds import imported_plan, round_row
+from core.sheets import (
+    clear_changed_signoffs,
+    ensure_sheet,
+    rescore,
+    sheet_for,
+    subject_of,
+    totals,
+    unverify,
+)
 from core.words import OUTCOME_LABELS, ruling_label
 from models import (
     AppliedRequest,
@@ -114,88 +121,6 @@ def table_by_number(tournament: Tournament, number: int) -> Table | None:
     )
 
 
-def open_rounds_before(table: Table, number: int) -> list[Round]:
-    """Seated rounds before round `number` whose sheet at this table is not submitted
-    (none entered, or open), in one query."""
-    return list(db.session.scalars(
-        select(Round)
-        .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
-                   & (Scoresheet.table_id == table.id))
-        .where(Round.tournament_id == table.tournament_id, Round.number < number,
-               exists().where(Seating.round_id == Round.id, Seating.table_id == table.id),
-               Scoresheet.id.is_(None) | (Scoresheet.state == "open"))
-        .order_by(Round.number)
-    ))
-
-
-def sheet_for(round_: Round, table: Table) -> Scoresheet | None:
-    return db.session.scalar(
-        select(Scoresheet).where(Scoresheet.round_id == round_.id,
-                                 Scoresheet.table_id == table.id)
-    )
-
-
-def _round_and_version(table: Table, number: int | None = None) -> tuple[Round, int] | None:
-    """(round, its sheet's version at this table: 1 when no sheet yet) in ONE query.
-
-    `number` given: that round, if this table has seats in it. Else the current round:
-    the latest running one; with no clock running, the first seated round whose sheet
-    here is not submitted; when every one is submitted, the last seated round."""
-    seated = exists().where(Seating.round_id == Round.id)
-    running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
-    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == "open")
-    query = (
-        select(Round, Scoresheet.version)
-        .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
-                   & (Scoresheet.table_id == table.id))
-        .where(Round.tournament_id == table.tournament_id)
-    )
-    if number is not None:
-        query = query.where(Round.number == number, exists().where(
-            Seating.round_id == Round.id, Seating.table_id == table.id))
-    else:
-        query = query.where(seated).order_by(
-            case((running, 0), (unfinished, 1), else_=2),
-            case((running, -Round.number), (unfinished, Round.number), else_=-Round.number))
-    row = db.session.execute(query.limit(1)).first()
-    if row is None:
-        return None
-    return row[0], row[1] or 1
-
-
-def current_round(table: Table) -> Round | None:
-    """The round this table plays now (see the module docstring for the reading)."""
-    found = _round_and_version(table)
-    return found[0] if found else None
-
-
-@dataclass(frozen=True)
-class PollState:
-    """What the table panel's poll compares: the round, its sheet's version and its clock
-    (version and state), read without building the page."""
-
-    round: Round
-    sheet_version: int
-    clock_version: int
-    clock_state: str
-
-    @property
-    def token(self) -> str:
-        return (f"{self.round.number}-{self.sheet_version}-{self.clock_version}"
-                f"-{self.clock_state}")
-
-
-def poll_state(table: Table, number: int | None = None) -> PollState | None:
-    """The table's round (`number`, or the current one) and its versions, in one query;
-    None when there is no such seated round."""
-    found = _round_and_version(table, number)
-    if found is None:
-        return None
-    rnd, version = found
-    return PollState(round=rnd, sheet_version=version, clock_version=rnd.clock_version,
-                     clock_state=clock_state(rnd))
-
-
 def seats_of(round_: Round, table: Table) -> dict[str, Player]:
     """{seat: player} at this table in this round, in E, S, W, N order."""
     rows = db.session.execute(
@@ -239,13 +164,6 @@ def next_tables(round_: Round, table: Table) -> dict[str, int | None]:
         else:
             answer[seat] = table_for(seat, table.number, 2, tables)
     return answer
-
-
-def clock_state(round_: Round, now=None) -> str:
-    """This round's clock state (core.clock.round_clock reads its instants).
-    Not the tournament's current clock (clock_for): a table may still be on an earlier
-    round."""
-    return round_clock(round_).state(now or utcnow())
 
 
 # ---- the sheet as shown -----------------------------------------------------------------
@@ -551,36 +469,6 @@ def _applied(key: str | None) -> bool:
     return bool(key) and db.session.get(AppliedRequest, key) is not None
 
 
-def _insert_sheet(round_: Round, table: Table) -> None:
-    """Add this round's sheet for this table unless it exists, inside the caller's
-    transaction (never committed here). On SQLite and PostgreSQL an INSERT .. ON CONFLICT
-    DO NOTHING, so a sheet another request created meanwhile is simply kept and nothing
-    fails; elsewhere a plain insert (a race then raises IntegrityError)."""
-    values = dict(round_id=round_.id, table_id=table.id, version=1, state="open",
-                  submitted_by="", amend_reason="", pending_adjustments=[],
-                  updated_at=utcnow())
-    dialect = db.session.get_bind().dialect.name
-    if dialect in ("sqlite", "postgresql"):
-        insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
-        db.session.execute(insert(Scoresheet).values(**values)
-                           .on_conflict_do_nothing(index_elements=["round_id", "table_id"]))
-    else:
-        db.session.add(Scoresheet(**values))
-        db.session.flush()
-
-
-def ensure_sheet(round_: Round, table: Table) -> Scoresheet:
-    """This round's sheet for this table, created if missing: flushed in the write's own
-    transaction (never committed on its own), so a write refused later leaves no sheet."""
-    sheet = sheet_for(round_, table)
-    if sheet is not None:
-        return sheet
-    _insert_sheet(round_, table)
-    sheet = sheet_for(round_, table)
-    assert sheet is not None
-    return sheet
-
-
 def _begin_write(sheet: Scoresheet, version: int | None, key: str | None) -> Scoresheet:
     """Bump the version if it is still `version` (None or 0: a form without one, always
     stale), record the key. Raises Replayed or StaleSheet. Returns the sheet, freshly
@@ -618,42 +506,6 @@ def _commit(key: str | None, sheet: Scoresheet) -> None:
         raise
 
 
-def _rescore(sheet: Scoresheet, rules: RuleSet) -> None:
-    """Store every game's effective points (time called applied to the whole round)."""
-    entries = sorted(sheet.games, key=lambda e: e.number)
-    if not entries:
-        return
-    games = [Game.from_dict(entry.record) for entry in entries]
-    for entry, lines in zip(entries, round_lines(rules, games), strict=True):
-        points = dict.fromkeys(SEATS, 0)
-        for line in lines:
-            points[line.seat] += line.points
-        if entry.points != points:
-            # Initials confirm scores: scores that changed are confirmed again.
-            entry.seat_initials = {}
-            sheet.west_checked_at, sheet.west_initials = None, ""
-        entry.points = points
-
-
-def _totals(sheet: Scoresheet) -> dict[str, int]:
-    totals = dict.fromkeys(SEATS, 0)
-    for entry in sheet.games:
-        for seat in SEATS:
-            totals[seat] += entry.points[seat]
-    return totals
-
-
-def _clear_changed_signoffs(sheet: Scoresheet, before: dict[str, int]) -> list[str]:
-    """A player's initials stand for a total; drop those whose total changed."""
-    after = _totals(sheet)
-    cleared = []
-    for signoff in list(sheet.signoffs):
-        if before.get(signoff.seat) != after.get(signoff.seat):
-            cleared.append(signoff.seat)
-            sheet.signoffs.remove(signoff)
-    return cleared
-
-
 def _hand_the_phone(round_: Round, table: Table, seat: str, number: int) -> str:
     """The missing game initials, said to East, who holds the phone."""
     player = seats_of(round_, table).get(seat)
@@ -682,10 +534,6 @@ def _check_initials(initials: str, field_name: str = "initials", missing: str = 
     return initials
 
 
-def _subject(sheet: Scoresheet) -> str:
-    return f"sheet:{sheet.id}"
-
-
 def _merge_pending(sheet: Scoresheet, number: int, record_: dict[str, Any]) -> dict[str, Any]:
     pending = list(sheet.pending_adjustments or [])
     mine = [p for p in pending if p.get("game") == number]
@@ -706,15 +554,6 @@ def _rules_locked(table: Table) -> Tournament:
         .with_for_update(read=True)
         .execution_options(populate_existing=True)
     ).one()
-
-
-def _unverify(sheet: Scoresheet) -> bool:
-    """A verified sheet that a director changes goes back to awaiting verification: the
-    table guide verified other scores than it now holds. True when it did."""
-    if sheet.state != "verified":
-        return False
-    sheet.state, sheet.verified_at, sheet.verified_by_id = "submitted", None, None
-    return True
 
 
 @one_transaction
@@ -783,7 +622,7 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     merged = Game.from_dict(clean, rules)  # the merged adjustments are checked too
     games = {e.number: Game.from_dict(e.record) for e in sheet.games} | {number: merged}
     check_after_time_called(rules, [games[n] for n in sorted(games)], number)
-    before_totals = _totals(sheet)
+    before_totals = totals(sheet)
     entry = next((e for e in sheet.games if e.number == number), None)
     before = None
     if entry is None:
@@ -797,17 +636,17 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
         entry.initials = initials
         entry.note = (note or "").strip()[:280]
     db.session.flush()
-    _rescore(sheet, rules)
-    cleared = _clear_changed_signoffs(sheet, before_totals)
+    rescore(sheet, rules)
+    cleared = clear_changed_signoffs(sheet, before_totals)
     now = utcnow()
     ruling = director and sheet.state != "open" and rules.changes_after_submit == "ruling"
-    unverified = director and _unverify(sheet)
+    unverified = director and unverify(sheet)
     if director:
         sheet.amended_at, sheet.amended_by_id = now, user.id if user else None
         sheet.amend_reason = reason.strip()
     action = ("sheet.ruling" if ruling else "sheet.amend" if director else
               "game.correct" if before is not None else "game.save")
-    record(action, tournament_id=tournament.id, subject=_subject(sheet),
+    record(action, tournament_id=tournament.id, subject=subject_of(sheet),
            before=before, after={"game": number, "record": clean, "points": entry.points,
                                  "initials": initials, "signoffs_cleared": cleared,
                                  **({"state": sheet.state} if unverified else {})},
@@ -837,7 +676,7 @@ def record_time_called(table: Table, round_: Round, *, version: int | None, key:
     if count >= tournament.games_per_round:
         db.session.rollback()
         raise SheetError("time", "Every game of this round is already entered.")
-    before_totals = _totals(sheet)
+    before_totals = totals(sheet)
     before_points = {e.number: e.points for e in sheet.games}
     added = []
     for number in range(count + 1, tournament.games_per_round + 1):
@@ -846,9 +685,9 @@ def record_time_called(table: Table, round_: Round, *, version: int | None, key:
         sheet.games.append(GameEntry(number=number, record=clean, signer=None, initials=""))
         added.append(number)
     db.session.flush()
-    _rescore(sheet, rules)
-    cleared = _clear_changed_signoffs(sheet, before_totals)
-    record("game.time_called", tournament_id=tournament.id, subject=_subject(sheet),
+    rescore(sheet, rules)
+    cleared = clear_changed_signoffs(sheet, before_totals)
+    record("game.time_called", tournament_id=tournament.id, subject=subject_of(sheet),
            before={"points": before_points},
            after={"games": added, "points": {e.number: e.points for e in sheet.games},
                   "zeroes": rules.time_called_zeroes, "signoffs_cleared": cleared},
@@ -882,9 +721,9 @@ def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
         sheet.signoffs.append(RoundSignoff(seat=seat, initials=initials, signed_at=utcnow()))
     else:
         current.initials, current.signed_at = initials, utcnow()
-    record("round.initial", tournament_id=table.tournament_id, subject=_subject(sheet),
+    record("round.initial", tournament_id=table.tournament_id, subject=subject_of(sheet),
            before={"seat": seat, "initials": before},
-           after={"seat": seat, "initials": initials, "total": _totals(sheet)[seat]},
+           after={"seat": seat, "initials": initials, "total": totals(sheet)[seat]},
            actor=f"Table {table.number} ({SEAT_NAMES[seat]})")
     _commit(key, sheet)
     return sheet
@@ -925,7 +764,7 @@ def initial_game(table: Table, round_: Round, number: int, seat: str, *,
     initials = player_initials(seats_of(round_, table).get(seat), seat)
     before = dict(entry.seat_initials or {})
     entry.seat_initials = {**before, seat: initials}
-    record("game.initial", tournament_id=table.tournament_id, subject=_subject(sheet),
+    record("game.initial", tournament_id=table.tournament_id, subject=subject_of(sheet),
            before={"game": number, "seat_initials": before},
            after={"game": number, "seat_initials": entry.seat_initials,
                   "points": entry.points[seat]},
@@ -956,8 +795,8 @@ def west_check(table: Table, round_: Round, *, version: int | None,
                          "called), then West checks the sheet.")
     initials = player_initials(seats_of(round_, table).get("W"), "W")
     sheet.west_checked_at, sheet.west_initials = utcnow(), initials
-    record("sheet.west_check", tournament_id=table.tournament_id, subject=_subject(sheet),
-           before=None, after={"west_initials": initials, "totals": _totals(sheet)},
+    record("sheet.west_check", tournament_id=table.tournament_id, subject=subject_of(sheet),
+           before=None, after={"west_initials": initials, "totals": totals(sheet)},
            actor=f"Table {table.number} (West)")
     _commit(key, sheet)
     return sheet
@@ -1000,9 +839,9 @@ def submit_sheet(table: Table, round_: Round, *, version: int | None, key: str |
                          "checked East's sheet\u201d above.")
     sheet.state, sheet.submitted_at = "submitted", utcnow()
     sheet.submitted_by = (actor or f"Table {table.number} (East)")[:80]
-    record("sheet.submit", tournament_id=table.tournament_id, subject=_subject(sheet),
+    record("sheet.submit", tournament_id=table.tournament_id, subject=subject_of(sheet),
            before={"state": "open"},
-           after={"state": "submitted", "totals": _totals(sheet)},
+           after={"state": "submitted", "totals": totals(sheet)},
            actor=sheet.submitted_by)
     _commit(key, sheet)
     return sheet
@@ -1021,7 +860,7 @@ def verify_sheet(sheet: Scoresheet, user: User, *, version: int | None,
         raise SheetError("verify", "Only a submitted sheet can be verified."
                          if sheet.state == "open" else "This sheet is already verified.")
     sheet.state, sheet.verified_at, sheet.verified_by_id = "verified", utcnow(), user.id
-    record("sheet.verify", tournament_id=sheet.table.tournament_id, subject=_subject(sheet),
+    record("sheet.verify", tournament_id=sheet.table.tournament_id, subject=subject_of(sheet),
            before={"state": "submitted"}, after={"state": "verified"},
            actor=user.name, actor_user_id=user.id)
     _commit(key, sheet)
@@ -1060,7 +899,7 @@ def end_table_round(table: Table, round_: Round, *, reason: str, points: dict[st
     if count >= tournament.games_per_round:
         db.session.rollback()
         raise SheetError("end", "Every game of this round is already entered.")
-    before_totals = _totals(sheet)
+    before_totals = totals(sheet)
     added = []
     for number in range(count + 1, tournament.games_per_round + 1):
         record_ = {"outcome": "ended"}
@@ -1072,82 +911,15 @@ def end_table_round(table: Table, round_: Round, *, reason: str, points: dict[st
                                      initials="", note=reason[:280]))
         added.append(number)
     db.session.flush()
-    _rescore(sheet, rules)
-    cleared = _clear_changed_signoffs(sheet, before_totals)
+    rescore(sheet, rules)
+    cleared = clear_changed_signoffs(sheet, before_totals)
     sheet.amended_at, sheet.amended_by_id, sheet.amend_reason = utcnow(), user.id, reason
-    record("sheet.director_end", tournament_id=tournament.id, subject=_subject(sheet),
+    record("sheet.director_end", tournament_id=tournament.id, subject=subject_of(sheet),
            before={"games": count, "totals": before_totals},
-           after={"games": added, "adjustments": adjustments, "totals": _totals(sheet),
+           after={"games": added, "adjustments": adjustments, "totals": totals(sheet),
                   "signoffs_cleared": cleared},
            reason=reason, actor=f"{user.name} (director)", actor_user_id=user.id)
     _commit(key, sheet)
-    return sheet
-
-
-def add_adjustment(table: Table, round_no: int, seat: str, points: int, reason: str,
-                   user: User | None, game_no: int | None = None) -> Scoresheet:
-    """A director's ruling worth `points` to `seat` in game `game_no` of round `round_no`
-    (None: the game in progress, i.e. games entered + 1, at most games_per_round).
-
-    On a game already entered: appended to its record's "adjustments" and the sheet is
-    re-scored. On a game not entered yet: kept in sheet.pending_adjustments and merged
-    into the record when East saves that game. Bumps the version and writes an audit row.
-    Raises InvalidGame (bad seat, 0 points, no reason) or ValueError (no such round).
-
-    Does NOT commit: the caller commits it with its own change (e.g. the resolved call),
-    so the ruling and its points are one transaction. A sheet created meanwhile by the
-    table (ensure_sheet in another request) is found and used, never an IntegrityError
-    (on SQLite and PostgreSQL; on another database the caller rolls back and retries)."""
-    tournament = table.tournament
-    rules = rules_of(tournament)
-    round_ = round_row(tournament, round_no)
-    if round_ is None:
-        raise ValueError(f"There is no round {round_no} yet.")
-    adjustment = {"seat": seat, "points": points, "reason": (reason or "").strip()}
-    Game.from_dict({"outcome": "wall", "adjustments": [adjustment]})  # checks seat/points/reason
-    # The sheet may be created by East's phone at this very moment: the insert keeps
-    # theirs (no IntegrityError in the caller's transaction) and we read it back.
-    sheet = ensure_sheet(round_, table)
-    # a new version (a new sheet goes to 2: a page that showed "no sheet yet", version 1,
-    # is stale now)
-    db.session.execute(
-        update(Scoresheet).where(Scoresheet.id == sheet.id)
-        .values(version=Scoresheet.version + 1, updated_at=utcnow())
-        .execution_options(synchronize_session=False))
-    db.session.expire(sheet)
-    sheet = db.session.get(Scoresheet, sheet.id, populate_existing=True)
-    count = len(sheet.games)
-    if game_no is None:
-        game_no = min(count + 1, tournament.games_per_round)
-    if not 1 <= game_no <= tournament.games_per_round:
-        raise InvalidGame("adjustments", f"This round has games 1 to "
-                          f"{tournament.games_per_round}.")
-    entry = next((e for e in sheet.games if e.number == game_no), None)
-    if entry is not None:
-        before = {"record": entry.record, "points": entry.points}
-        new_record = dict(entry.record)
-        new_record["adjustments"] = list(entry.record.get("adjustments", [])) + [adjustment]
-        Game.from_dict(new_record, rules)
-        before_totals = _totals(sheet)
-        entry.record = new_record
-        _rescore(sheet, rules)
-        _clear_changed_signoffs(sheet, before_totals)
-        after = {"game": game_no, "record": new_record, "points": entry.points}
-    else:
-        before = {"pending": list(sheet.pending_adjustments or [])}
-        sheet.pending_adjustments = list(sheet.pending_adjustments or []) + [
-            {"game": game_no, **adjustment}]
-        after = {"pending": sheet.pending_adjustments}
-    if sheet.state != "open":
-        sheet.amended_at = utcnow()
-        sheet.amended_by_id = user.id if user else None
-        sheet.amend_reason = adjustment["reason"]
-        if _unverify(sheet):
-            after["state"] = sheet.state
-    record("sheet.adjust", tournament_id=tournament.id, subject=_subject(sheet),
-           before=before, after=after, reason=adjustment["reason"],
-           actor=user.name if user else "director", actor_user_id=user.id if user else None)
-    db.session.flush()
     return sheet
 
 

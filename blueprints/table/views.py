@@ -25,6 +25,7 @@ from blueprints.common import (
     render_page_or_partial,
     wants_partial,
 )
+from core import sheets
 from core.access import ANY_STAFF, MANAGE, staff_role, staff_tournament
 from core.lookup import BadLink, rules_of, table_from_link
 from core.rounds import round_row
@@ -81,11 +82,11 @@ def _table_and_round(code: str, number: int):
 def _round(table, round_no: int | None):
     """The round asked for (r=), or the table's current round; 404 for an unseated one."""
     if round_no:
-        state = service.poll_state(table, round_no)
+        state = sheets.poll_state(table, round_no)
         if state is None:
             abort(404)
         return state.round
-    return service.current_round(table)
+    return sheets.current_round(table)
 
 
 def _query_int(name: str) -> int | None:
@@ -203,7 +204,7 @@ def _render_entry(status: int = 200, **context):
 
 def _page_context(table, view, clock_state: str | None = None):
     rnd = view.round
-    clock_state = clock_state or service.clock_state(rnd)
+    clock_state = clock_state or sheets.clock_state(rnd)
     return dict(
         tournament=table.tournament, table=table, view=view,
         next_tables=service.next_tables(rnd, table),
@@ -215,7 +216,7 @@ def _page_context(table, view, clock_state: str | None = None):
         review_url=_link("table.review", table, rnd.number),
         time_form=_versioned(TimeCalledForm, view),
         time_url=_link("table.time_called", table, rnd.number),
-        other_open=service.open_rounds_before(table, rnd.number),
+        other_open=sheets.open_rounds_before(table, rnd.number),
         correct_link=lambda game_no: _link("table.entry", table, rnd.number, g=game_no),
     )
 
@@ -234,12 +235,12 @@ def page(code, number):
     """The table's page: round, clock, seats, where each goes next, the sheet so far.
 
     Its live panel polls with v=<round>-<sheet version>-<clock version>-<clock state>
-    (service.PollState): 204 when nothing changed, the panel when the sheet or the clock
+    (sheets.PollState): 204 when nothing changed, the panel when the sheet or the clock
     changed, a full refresh when the table has moved on to another round. The 204 costs
     two queries (the table with its tournament; the round with its sheet's version)."""
     table = _table(code, number)
     asked = _query_int("r")
-    state = service.poll_state(table, asked or None)
+    state = sheets.poll_state(table, asked or None)
     if state is None:
         if asked:
             abort(404)

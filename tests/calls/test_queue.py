@@ -292,13 +292,13 @@ def test_a_bad_adjustment_is_refused_at_the_field(client, tournament, place, tab
 
 def test_a_refused_adjustment_on_the_sheet_rolls_back_the_ruling(app, tournament, place,
                                                                  director, monkeypatch):
-    import blueprints.table.service as table_service
+    from core import sheets
     from tournament.scoring import InvalidGame
 
     def refuse(*args, **kwargs):
         raise InvalidGame("adjustments", "This round has games 1 to 4.")
 
-    monkeypatch.setattr(table_service, "add_adjustment", refuse)
+    monkeypatch.setattr(sheets, "add_adjustment", refuse)
     call = place()
     with pytest.raises(service.CallError) as error:
         service.resolve_call(call, director, "Dead hand", "director",
@@ -391,9 +391,9 @@ def _conflict():
 
 def test_a_sheet_created_by_the_table_at_the_same_moment_is_retried_once(
         tournament, place, table, director, monkeypatch):
-    import blueprints.table.service as table_service
+    from core import sheets
 
-    real = table_service.add_adjustment
+    real = sheets.add_adjustment
     tries = []
 
     def racing(*args, **kwargs):
@@ -402,7 +402,7 @@ def test_a_sheet_created_by_the_table_at_the_same_moment_is_retried_once(
             raise _conflict()
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(table_service, "add_adjustment", racing)
+    monkeypatch.setattr(sheets, "add_adjustment", racing)
     call = place()
     service.resolve_call(call, director, "Dead hand", "director",
                          service.Adjustment("N", -10, None))
@@ -415,12 +415,12 @@ def test_a_sheet_created_by_the_table_at_the_same_moment_is_retried_once(
 
 def test_two_sheet_conflicts_in_a_row_are_a_plain_409_and_change_nothing(
         client, tournament, place, table, monkeypatch):
-    import blueprints.table.service as table_service
+    from core import sheets
 
     def always(*args, **kwargs):
         raise _conflict()
 
-    monkeypatch.setattr(table_service, "add_adjustment", always)
+    monkeypatch.setattr(sheets, "add_adjustment", always)
     call = place()
     response = client.post(queue_url(tournament, f"/{call.id}/resolve"),
                            data={"ruling": "Dead hand", "seat": "N", "points": "-10"})

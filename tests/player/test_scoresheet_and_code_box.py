@@ -8,7 +8,7 @@ import html
 import re
 from datetime import date, timedelta
 
-from blueprints.table import service as table_service
+from core import sheets
 from models import Round, db, utcnow
 from tests.conftest import make_tournament
 from tests.table.conftest import TableClient
@@ -21,7 +21,7 @@ def text_of(response) -> str:
 def test_a_ruling_shows_on_the_players_scoresheet(client, tournament, director):
     east = TableClient(client, tournament)
     east.save(1, outcome="wall")
-    table_service.add_adjustment(east.table, 1, "S", -10, "tile count", director, game_no=1)
+    sheets.add_adjustment(east.table, 1, "S", -10, "tile count", director, game_no=1)
     db.session.commit()
     page = text_of(client.get(f"/p/{tournament.code}/player/2"))  # player 2 sits South
     row = re.search(r"<tbody>.*?</tbody>", page, re.S).group(0)

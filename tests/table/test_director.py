@@ -8,6 +8,7 @@ import secrets
 import pytest
 
 from blueprints.table import service
+from core import sheets
 from core.lookup import rules_of
 from models import AuditEvent, TournamentStaff, db
 from tests.conftest import make_user, sign_in
@@ -118,7 +119,7 @@ def test_a_table_guide_verifies_a_submitted_sheet_but_cannot_amend(app, east, tn
 def test_add_adjustment_to_an_entered_game_rescores_it(app, east, tnt, director):
     east.save(1, outcome="wall")
     version = east.version()
-    sheet = service.add_adjustment(east.table, 1, "N", -10, "ruling: tile count", director,
+    sheet = sheets.add_adjustment(east.table, 1, "N", -10, "ruling: tile count", director,
                                    game_no=1)
     db.session.commit()
     assert sheet.version == version + 1
@@ -131,7 +132,7 @@ def test_add_adjustment_to_an_entered_game_rescores_it(app, east, tnt, director)
 
 def test_add_adjustment_before_the_game_waits_for_east(app, east, tnt, director):
     east.save(1, outcome="wall")
-    service.add_adjustment(east.table, 1, "S", -25, "ruling: misnamed tile", director)
+    sheets.add_adjustment(east.table, 1, "S", -25, "ruling: misnamed tile", director)
     db.session.commit()
     sheet = east.sheet()
     assert sheet.pending_adjustments == [
@@ -147,7 +148,7 @@ def test_add_adjustment_before_the_game_waits_for_east(app, east, tnt, director)
 
 
 def test_add_adjustment_on_a_round_with_no_sheet_yet(app, east, tnt, director):
-    sheet = service.add_adjustment(east.table, 1, "E", 10, "ruling", director)
+    sheet = sheets.add_adjustment(east.table, 1, "E", 10, "ruling", director)
     db.session.commit()
     assert sheet.pending_adjustments[0]["game"] == 1 and sheet.version == 2
 
@@ -155,12 +156,12 @@ def test_add_adjustment_on_a_round_with_no_sheet_yet(app, east, tnt, director):
 @pytest.mark.parametrize("seat, points, reason", [("X", 5, "r"), ("E", 0, "r"), ("E", 5, " ")])
 def test_add_adjustment_refuses_nonsense(app, east, director, seat, points, reason):
     with pytest.raises(InvalidGame):
-        service.add_adjustment(east.table, 1, seat, points, reason, director)
+        sheets.add_adjustment(east.table, 1, seat, points, reason, director)
 
 
 def test_add_adjustment_on_a_submitted_sheet_marks_it_amended(app, east, director):
     submitted_round(east)
-    service.add_adjustment(east.table, 1, "W", -10, "ruling after submit", director,
+    sheets.add_adjustment(east.table, 1, "W", -10, "ruling after submit", director,
                            game_no=4)
     db.session.commit()
     sheet = east.sheet()
@@ -171,7 +172,7 @@ def test_an_amendment_keeps_the_call_ruling_adjustments(client, east, tnt, direc
     """The amend form has no adjustment fields: a director's amendment must not drop the
     points a call's ruling added to that game."""
     east.save(1, outcome="wall")
-    service.add_adjustment(east.table, 1, "N", -10, "ruling: tile count", director, game_no=1)
+    sheets.add_adjustment(east.table, 1, "N", -10, "ruling: tile count", director, game_no=1)
     db.session.commit()
     data = staff_form(east, outcome="mahjong", winner="S", value="25", win_by="self",
                       initials="SS", reason="South's Mah Jongg was missed")
@@ -192,16 +193,16 @@ def test_add_adjustment_finds_a_sheet_the_table_created_meanwhile(app, east, dir
     from models import record
 
     east.save(1, outcome="wall")
-    real, reads = service.sheet_for, []
+    real, reads = sheets.sheet_for, []
 
     def read_before_the_other_phone(rnd, table):
         reads.append(rnd)
         return None if len(reads) == 1 else real(rnd, table)
 
-    monkeypatch.setattr(service, "sheet_for", read_before_the_other_phone)
+    monkeypatch.setattr(sheets, "sheet_for", read_before_the_other_phone)
     record("call.resolve", tournament_id=east.tournament.id, subject="call:1",
            actor="director")  # the caller's change, in the same transaction
-    service.add_adjustment(east.table, 1, "N", -10, "ruling", director, game_no=1)
+    sheets.add_adjustment(east.table, 1, "N", -10, "ruling", director, game_no=1)
     db.session.commit()
     monkeypatch.undo()
     assert east.sheet().games[0].points["N"] == 0

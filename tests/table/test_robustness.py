@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from blueprints.table import service
+from core import sheets as core_sheets
 from core.rounds import ensure_round
 from models import GameEntry, Round, Scoresheet, db, utcnow
 from tests.table.conftest import TableClient, count_queries
@@ -139,7 +140,7 @@ def test_a_refused_first_save_leaves_no_sheet_behind(east):
 
 def test_a_write_meeting_an_integrity_error_is_retried_once_from_the_start(east,
                                                                           monkeypatch):
-    real, calls = service._insert_sheet, []
+    real, calls = core_sheets._insert_sheet, []
 
     def another_phone_won(rnd, table):
         calls.append(rnd)
@@ -147,7 +148,7 @@ def test_a_write_meeting_an_integrity_error_is_retried_once_from_the_start(east,
             raise IntegrityError("INSERT INTO scoresheet", {}, Exception("UNIQUE"))
         real(rnd, table)
 
-    monkeypatch.setattr(service, "_insert_sheet", another_phone_won)
+    monkeypatch.setattr(core_sheets, "_insert_sheet", another_phone_won)
     assert east.save(1, outcome="wall").status_code == 303
     assert len(calls) == 2 and len(games(east)) == 1 and sheets() == 1
 
@@ -156,7 +157,7 @@ def test_a_second_integrity_error_is_not_retried_again(east, monkeypatch):
     def always(rnd, table):
         raise IntegrityError("INSERT INTO scoresheet", {}, Exception("UNIQUE"))
 
-    monkeypatch.setattr(service, "_insert_sheet", always)
+    monkeypatch.setattr(core_sheets, "_insert_sheet", always)
     table = east.table
     rnd = db.session.scalar(db.select(Round).where(Round.tournament_id == table.tournament_id,
                                                    Round.number == 1))

@@ -9,6 +9,7 @@ import re
 import secrets
 
 from blueprints.table import service
+from core import sheets
 from models import Round, Tournament, User, db, utcnow
 
 HX = {"HX-Request": "true"}
@@ -27,7 +28,7 @@ def entry_form(east, game_no=1, **fields):
 
 
 def test_the_preview_includes_a_pending_ruling_for_this_game(east, director):
-    service.add_adjustment(east.table, 1, "S", -10, "tile count", director, game_no=1)
+    sheets.add_adjustment(east.table, 1, "S", -10, "tile count", director, game_no=1)
     db.session.commit()
     response = east.post("/game/preview", entry_form(east, outcome="wall"), headers=HX)
     page = text_of(response)
@@ -43,7 +44,7 @@ def test_the_preview_includes_a_pending_ruling_for_this_game(east, director):
 
 def test_a_correction_preview_keeps_the_ruling_already_on_the_game(east, director):
     east.save(1, outcome="wall")
-    service.add_adjustment(east.table, 1, "N", 10, "wrong call", director, game_no=1)
+    sheets.add_adjustment(east.table, 1, "N", 10, "wrong call", director, game_no=1)
     db.session.commit()
     page = text_of(east.post("/game/preview", entry_form(
         east, outcome="wall", entered_as="correction"), headers=HX))
@@ -51,7 +52,7 @@ def test_a_correction_preview_keeps_the_ruling_already_on_the_game(east, directo
 
 
 def test_a_ruling_for_another_game_is_not_in_this_preview(east, director):
-    service.add_adjustment(east.table, 1, "S", -10, "tile count", director, game_no=2)
+    sheets.add_adjustment(east.table, 1, "S", -10, "tile count", director, game_no=2)
     db.session.commit()
     page = text_of(east.post("/game/preview", entry_form(east, outcome="wall"), headers=HX))
     assert "director's ruling: tile count" not in page.split('id="live-scores"')[1]
@@ -62,7 +63,7 @@ def test_a_ruling_for_another_game_is_not_in_this_preview(east, director):
 
 def test_a_ruling_shows_on_the_sheet_row_and_the_directors_sheet(client, east, tnt, director):
     east.save(1, outcome="wall")
-    service.add_adjustment(east.table, 1, "S", -10, "tile count", director, game_no=1)
+    sheets.add_adjustment(east.table, 1, "S", -10, "tile count", director, game_no=1)
     db.session.commit()
     page = text_of(east.get())
     card = re.search(r'<li class="game-card">.*?</li>\s*</ol>', page, re.S).group(0)

@@ -10,6 +10,7 @@ import secrets
 import pytest
 
 from blueprints.table.service import seats_of
+from core import sheets
 from models import AuditEvent, Tournament, db
 from tests.table.conftest import TableClient
 from tests.table.test_director import add_guide, sheet_url, staff_form, submitted_round
@@ -99,10 +100,9 @@ def test_amending_a_verified_sheet_returns_it_to_awaiting_verification(app, clie
 
 def test_an_adjustment_on_a_verified_sheet_returns_it_to_awaiting_verification(
         app, client, hidden, director):
-    from blueprints.table import service
 
     east = verified_htm_round(app, client, hidden)
-    service.add_adjustment(east.table, 1, "N", -10, "ruling: tile count", director, game_no=1)
+    sheets.add_adjustment(east.table, 1, "N", -10, "ruling: tile count", director, game_no=1)
     db.session.commit()
     assert east.sheet().state == "submitted"
     event = db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "sheet.adjust"))

@@ -1,0 +1,273 @@
+"""A table's scoresheet as every audience reads and rules on it: which round a table plays
+now (`current_round`, and the versions its page's poll compares), the sheet of a table in
+a round, and the pieces every sheet write shares (creating the sheet race-free, storing
+every game's effective points, clearing initials whose total changed). The director's
+ruling from a call (`add_adjustment`) lives here too: the calls blueprint makes it, in the
+same unit of work as the resolved call.
+
+Which round is current for a table (`current_round`): the latest round whose clock is
+running (started, not ended); with no clock running, the first seated round whose sheet at
+this table is not submitted; when every seated round is submitted, the last seated round.
+
+Points stored on GameEntry are always the EFFECTIVE points (tournament.scoring.round_lines
+applied to the whole sheet, so a round voided by time called stores 0 everywhere):
+standings are then a plain sum."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import case, exists, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from core.clock import round_clock
+from core.lookup import rules_of
+from core.rounds import round_row
+from core.words import SEATS
+from models import (
+    Round,
+    Scoresheet,
+    Seating,
+    Table,
+    User,
+    db,
+    record,
+    utcnow,
+)
+from tournament.rules import RuleSet
+from tournament.scoring import Game, InvalidGame, round_lines
+
+
+def open_rounds_before(table: Table, number: int) -> list[Round]:
+    """Seated rounds before round `number` whose sheet at this table is not submitted
+    (none entered, or open), in one query."""
+    return list(db.session.scalars(
+        select(Round)
+        .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
+                   & (Scoresheet.table_id == table.id))
+        .where(Round.tournament_id == table.tournament_id, Round.number < number,
+               exists().where(Seating.round_id == Round.id, Seating.table_id == table.id),
+               Scoresheet.id.is_(None) | (Scoresheet.state == "open"))
+        .order_by(Round.number)
+    ))
+
+
+def sheet_for(round_: Round, table: Table) -> Scoresheet | None:
+    return db.session.scalar(
+        select(Scoresheet).where(Scoresheet.round_id == round_.id,
+                                 Scoresheet.table_id == table.id)
+    )
+
+
+def round_and_version(table: Table, number: int | None = None) -> tuple[Round, int] | None:
+    """(round, its sheet's version at this table: 1 when no sheet yet) in ONE query.
+
+    `number` given: that round, if this table has seats in it. Else the current round:
+    the latest running one; with no clock running, the first seated round whose sheet
+    here is not submitted; when every one is submitted, the last seated round."""
+    seated = exists().where(Seating.round_id == Round.id)
+    running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
+    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == "open")
+    query = (
+        select(Round, Scoresheet.version)
+        .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
+                   & (Scoresheet.table_id == table.id))
+        .where(Round.tournament_id == table.tournament_id)
+    )
+    if number is not None:
+        query = query.where(Round.number == number, exists().where(
+            Seating.round_id == Round.id, Seating.table_id == table.id))
+    else:
+        query = query.where(seated).order_by(
+            case((running, 0), (unfinished, 1), else_=2),
+            case((running, -Round.number), (unfinished, Round.number), else_=-Round.number))
+    row = db.session.execute(query.limit(1)).first()
+    if row is None:
+        return None
+    return row[0], row[1] or 1
+
+
+def current_round(table: Table) -> Round | None:
+    """The round this table plays now (see the module docstring for the reading)."""
+    found = round_and_version(table)
+    return found[0] if found else None
+
+
+@dataclass(frozen=True)
+class PollState:
+    """What the table panel's poll compares: the round, its sheet's version and its clock
+    (version and state), read without building the page."""
+
+    round: Round
+    sheet_version: int
+    clock_version: int
+    clock_state: str
+
+    @property
+    def token(self) -> str:
+        return (f"{self.round.number}-{self.sheet_version}-{self.clock_version}"
+                f"-{self.clock_state}")
+
+
+def poll_state(table: Table, number: int | None = None) -> PollState | None:
+    """The table's round (`number`, or the current one) and its versions, in one query;
+    None when there is no such seated round."""
+    found = round_and_version(table, number)
+    if found is None:
+        return None
+    rnd, version = found
+    return PollState(round=rnd, sheet_version=version, clock_version=rnd.clock_version,
+                     clock_state=clock_state(rnd))
+
+
+def clock_state(round_: Round, now=None) -> str:
+    """This round's clock state (core.clock.round_clock reads its instants).
+    Not the tournament's current clock (clock_for): a table may still be on an earlier
+    round."""
+    return round_clock(round_).state(now or utcnow())
+
+
+def _insert_sheet(round_: Round, table: Table) -> None:
+    """Add this round's sheet for this table unless it exists, inside the caller's
+    transaction (never committed here). On SQLite and PostgreSQL an INSERT .. ON CONFLICT
+    DO NOTHING, so a sheet another request created meanwhile is simply kept and nothing
+    fails; elsewhere a plain insert (a race then raises IntegrityError)."""
+    values = dict(round_id=round_.id, table_id=table.id, version=1, state="open",
+                  submitted_by="", amend_reason="", pending_adjustments=[],
+                  updated_at=utcnow())
+    dialect = db.session.get_bind().dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
+        db.session.execute(insert(Scoresheet).values(**values)
+                           .on_conflict_do_nothing(index_elements=["round_id", "table_id"]))
+    else:
+        db.session.add(Scoresheet(**values))
+        db.session.flush()
+
+
+def ensure_sheet(round_: Round, table: Table) -> Scoresheet:
+    """This round's sheet for this table, created if missing: flushed in the write's own
+    transaction (never committed on its own), so a write refused later leaves no sheet."""
+    sheet = sheet_for(round_, table)
+    if sheet is not None:
+        return sheet
+    _insert_sheet(round_, table)
+    sheet = sheet_for(round_, table)
+    assert sheet is not None
+    return sheet
+
+
+def rescore(sheet: Scoresheet, rules: RuleSet) -> None:
+    """Store every game's effective points (time called applied to the whole round)."""
+    entries = sorted(sheet.games, key=lambda e: e.number)
+    if not entries:
+        return
+    games = [Game.from_dict(entry.record) for entry in entries]
+    for entry, lines in zip(entries, round_lines(rules, games), strict=True):
+        points = dict.fromkeys(SEATS, 0)
+        for line in lines:
+            points[line.seat] += line.points
+        if entry.points != points:
+            # Initials confirm scores: scores that changed are confirmed again.
+            entry.seat_initials = {}
+            sheet.west_checked_at, sheet.west_initials = None, ""
+        entry.points = points
+
+
+def totals(sheet: Scoresheet) -> dict[str, int]:
+    sums = dict.fromkeys(SEATS, 0)
+    for entry in sheet.games:
+        for seat in SEATS:
+            sums[seat] += entry.points[seat]
+    return sums
+
+
+def clear_changed_signoffs(sheet: Scoresheet, before: dict[str, int]) -> list[str]:
+    """A player's initials stand for a total; drop those whose total changed."""
+    after = totals(sheet)
+    cleared = []
+    for signoff in list(sheet.signoffs):
+        if before.get(signoff.seat) != after.get(signoff.seat):
+            cleared.append(signoff.seat)
+            sheet.signoffs.remove(signoff)
+    return cleared
+
+
+def subject_of(sheet: Scoresheet) -> str:
+    return f"sheet:{sheet.id}"
+
+
+def unverify(sheet: Scoresheet) -> bool:
+    """A verified sheet that a director changes goes back to awaiting verification: the
+    table guide verified other scores than it now holds. True when it did."""
+    if sheet.state != "verified":
+        return False
+    sheet.state, sheet.verified_at, sheet.verified_by_id = "submitted", None, None
+    return True
+
+
+def add_adjustment(table: Table, round_no: int, seat: str, points: int, reason: str,
+                   user: User | None, game_no: int | None = None) -> Scoresheet:
+    """A director's ruling worth `points` to `seat` in game `game_no` of round `round_no`
+    (None: the game in progress, i.e. games entered + 1, at most games_per_round).
+
+    On a game already entered: appended to its record's "adjustments" and the sheet is
+    re-scored. On a game not entered yet: kept in sheet.pending_adjustments and merged
+    into the record when East saves that game. Bumps the version and writes an audit row.
+    Raises InvalidGame (bad seat, 0 points, no reason) or ValueError (no such round).
+
+    Does NOT commit: the caller commits it with its own change (e.g. the resolved call),
+    so the ruling and its points are one transaction. A sheet created meanwhile by the
+    table (ensure_sheet in another request) is found and used, never an IntegrityError
+    (on SQLite and PostgreSQL; on another database the caller rolls back and retries)."""
+    tournament = table.tournament
+    rules = rules_of(tournament)
+    round_ = round_row(tournament, round_no)
+    if round_ is None:
+        raise ValueError(f"There is no round {round_no} yet.")
+    adjustment = {"seat": seat, "points": points, "reason": (reason or "").strip()}
+    Game.from_dict({"outcome": "wall", "adjustments": [adjustment]})  # checks seat/points/reason
+    # The sheet may be created by East's phone at this very moment: the insert keeps
+    # theirs (no IntegrityError in the caller's transaction) and we read it back.
+    sheet = ensure_sheet(round_, table)
+    # a new version (a new sheet goes to 2: a page that showed "no sheet yet", version 1,
+    # is stale now)
+    db.session.execute(
+        update(Scoresheet).where(Scoresheet.id == sheet.id)
+        .values(version=Scoresheet.version + 1, updated_at=utcnow())
+        .execution_options(synchronize_session=False))
+    db.session.expire(sheet)
+    sheet = db.session.get(Scoresheet, sheet.id, populate_existing=True)
+    count = len(sheet.games)
+    if game_no is None:
+        game_no = min(count + 1, tournament.games_per_round)
+    if not 1 <= game_no <= tournament.games_per_round:
+        raise InvalidGame("adjustments", f"This round has games 1 to "
+                          f"{tournament.games_per_round}.")
+    entry = next((e for e in sheet.games if e.number == game_no), None)
+    if entry is not None:
+        before = {"record": entry.record, "points": entry.points}
+        new_record = dict(entry.record)
+        new_record["adjustments"] = list(entry.record.get("adjustments", [])) + [adjustment]
+        Game.from_dict(new_record, rules)
+        before_totals = totals(sheet)
+        entry.record = new_record
+        rescore(sheet, rules)
+        clear_changed_signoffs(sheet, before_totals)
+        after = {"game": game_no, "record": new_record, "points": entry.points}
+    else:
+        before = {"pending": list(sheet.pending_adjustments or [])}
+        sheet.pending_adjustments = list(sheet.pending_adjustments or []) + [
+            {"game": game_no, **adjustment}]
+        after = {"pending": sheet.pending_adjustments}
+    if sheet.state != "open":
+        sheet.amended_at = utcnow()
+        sheet.amended_by_id = user.id if user else None
+        sheet.amend_reason = adjustment["reason"]
+        if unverify(sheet):
+            after["state"] = sheet.state
+    record("sheet.adjust", tournament_id=tournament.id, subject=subject_of(sheet),
+           before=before, after=after, reason=adjustment["reason"],
+           actor=user.name if user else "director", actor_user_id=user.id if user else None)
+    db.session.flush()
+    return sheet
