@@ -36,18 +36,19 @@ def app_for(database_url: str):
 def seed(database_url: str, tables: int) -> Seed:
     """A tournament of `tables` tables under TNT rules, round 1 seated and running."""
     from blueprints.auth.service import create_user
-    from blueprints.director import service
+    from blueprints.director.seating import seat_round_one
+    from blueprints.director.tournaments import create_tournament
     from models import Player, db, utcnow
 
     app = app_for(database_url)
     with app.app_context():
         director, _ = create_user(*DIRECTOR[:1], name="Bench Director", password=DIRECTOR[1])
-        tournament = service.create_tournament(director, name="Benchmark Open", preset="tnt",
+        tournament = create_tournament(director, name="Benchmark Open", preset="tnt",
                                                rounds=3, code="BENCH1")
         tournament.players.extend(Player(number=n, name=f"Player {n}")
                                   for n in range(1, tables * 4 + 1))
         db.session.flush()
-        rnd = service.seat_round_one(tournament, method="draw", seed=7)
+        rnd = seat_round_one(tournament, method="draw", seed=7)
         rnd.started_at = utcnow()
         rnd.clock_version += 1
         db.session.commit()
@@ -313,7 +314,8 @@ def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[st
     from sqlalchemy import event
 
     from blueprints.auth.service import create_user
-    from blueprints.director import service
+    from blueprints.director.seating import seat_round_one
+    from blueprints.director.tournaments import create_tournament
     from blueprints.results.service import board
     from core.rounds import ensure_round
     from models import GameEntry, Player, Scoresheet, db, utcnow
@@ -322,12 +324,12 @@ def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[st
     app = app_for(database_url)
     with app.app_context():
         director, _ = create_user("standings-bench@example.com", "Standings Bench")
-        tournament = service.create_tournament(director, name="Standings bench",
+        tournament = create_tournament(director, name="Standings bench",
                                                preset="tnt", rounds=rounds, code="STAND1")
         tournament.players.extend(Player(number=n, name=f"Player {n}")
                                   for n in range(1, tables * 4 + 1))
         db.session.flush()
-        service.seat_round_one(tournament, method="draw", seed=11)
+        seat_round_one(tournament, method="draw", seed=11)
         rules = presets["tnt"]
         scored = [(Game.from_dict(g).to_dict(), score_game(rules, Game.from_dict(g)))
                   for g in GAMES]

@@ -20,7 +20,6 @@ SHARED = {"blueprints", "blueprints.common"}
 
 # importing module -> imported module, for every crossing not yet moved into core/
 KNOWN_CROSSINGS = {
-    ("blueprints.director.service", "blueprints.auth.invitations"),
     ("blueprints.live.fast", "blueprints.calls.views"),
     ("blueprints.live.fast", "blueprints.table.forms"),
     ("blueprints.live.service", "blueprints.calls.service"),

@@ -26,7 +26,7 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from blueprints.director.service import STAFF_ROLES
+from blueprints.director.staff import STAFF_ROLES
 from tournament.rules import PRESETS, RULE_FIELDS
 
 WHOLE = "Please enter a whole number, like 12."

@@ -227,7 +227,7 @@ def test_poster_has_the_seat_lookup_qr(client, tournament):
 def test_every_change_is_audited(client, tournament):
     client.post(f"/director/t/{tournament.id}/seating", data={"method": "draw", "seed": "5"})
     assert "seating.round1" in actions()
-    assert all(e.actor == "Ann Director" for e in db.session.scalars(select(AuditEvent)))
+    assert all(e.actor == "Ann Director (director)" for e in db.session.scalars(select(AuditEvent)))
 
 
 def test_competition_removed_when_sessions_cleared(client, tournament):
