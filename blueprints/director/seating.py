@@ -13,6 +13,7 @@ from sqlalchemy import delete, func, select
 
 from core.lookup import movement_of
 from core.rounds import imported_plan, initial_seating, planned_seating, round_row, substitutions
+from core.words import SEATS
 from core.writes import write
 from models import (
     Player,
@@ -75,7 +76,7 @@ def seat_round_one(
     db.session.add(rnd)
     for index, player in enumerate(players):
         table_number, seat = divmod(index, 4)
-        rnd.seats.append(Seating(table=tables[table_number + 1], seat="ESWN"[seat],
+        rnd.seats.append(Seating(table=tables[table_number + 1], seat=SEATS[seat],
                                  player=player))
     db.session.flush()
     audit(tournament, user, "seating.round1", f"round:{rnd.id}",
@@ -244,7 +245,7 @@ def schedule(
             by_table = planned_seating(initial, number, subs)
         out.append((PlannedRound(number, rows.get(number)), [
             (tables_by_number[table_number],
-             {s: players[seats[s]] for s in "ESWN" if s in seats})
+             {s: players[seats[s]] for s in SEATS if s in seats})
             for table_number, seats in sorted(by_table.items())]))
     return out
 

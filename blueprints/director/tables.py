@@ -75,8 +75,7 @@ def clean_public_url(value: str | None) -> str | None:
 
 @write
 def set_public_url(tournament: Tournament, user: User, value: str | None) -> None:
-    """Set the address QR codes and printed cards use (None: BASE_URL); audited. The
-    caller commits."""
+    """Set the address QR codes and printed cards use (None: BASE_URL); audited."""
     url = clean_public_url(value)
     if url == tournament.public_url:
         return
