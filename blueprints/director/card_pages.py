@@ -10,12 +10,10 @@ from flask_login import current_user
 
 from blueprints.common import is_loopback
 from core.access import MANAGE, staff_required
-from core.errors import attach
 from core.qr import qr_svg
 
 from . import forms, tables
-from .blueprint import bp, lookup_url, need_seating, table_url
-from .common import SetupError
+from .blueprint import Saving, bp, lookup_url, need_seating, table_url
 
 
 @bp.get("/t/<int:tournament_id>/cards")
@@ -62,11 +60,8 @@ def public_address(tournament_id):
     if "public_url" not in request.form:
         form.public_url.errors = ["Give the address, or leave the box empty for the default."]
     elif form.validate_on_submit():
-        try:
+        with Saving(form):
             tables.set_public_url(tournament, current_user, form.public_url.data)
-        except SetupError as error:
-            attach(form, error)
-        else:
             flash(f"QR codes and cards now use {tournament.public_url or 'the default address'}."
                   " Print the table cards and the poster again.")
             return redirect(url_for("director.table_cards", tournament_id=tournament.id))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from flask import abort, flash, g, redirect, render_template, url_for
 from flask_login import current_user
-from sqlalchemy.exc import IntegrityError
 
 from blueprints.common import render_page_or_partial
 from core.access import MANAGE, staff_required
@@ -13,7 +12,7 @@ from core.errors import attach
 
 from . import common, forms, player_import
 from . import players as player_rows
-from .blueprint import CLASH, bp, number_clash
+from .blueprint import Saving, bp, number_clash
 from .common import SetupError
 
 
@@ -42,19 +41,13 @@ def add_player(tournament_id):
     form = forms.PlayerForm()
     status = 422
     if form.validate_on_submit():
-        try:
+        with Saving(form, clash=("number", number_clash(form.number.data))) as saving:
             player = player_rows.add_player(tournament, current_user, number=form.number.data,
                                             name=form.name.data, mini=form.mini.data,
                                             mini_override=form.mini_override.data or "")
-            name, number = player.name, player.number
-        except SetupError as error:
-            attach(form, error)
-        except IntegrityError:
-            attach(form, SetupError("number", number_clash(form.number.data)))
-            status = CLASH
-        else:
-            flash(f"Added {name} as number {number}.")
+            flash(f"Added {player.name} as number {player.number}.")
             return redirect(url_for("director.players", tournament_id=tournament.id))
+        status = saving.status
     return _players_page(tournament, form=form, status=status)
 
 
@@ -74,16 +67,11 @@ def add_substitutes(tournament_id):
             form.names.errors.append("The field already fills every table; type a name to "
                                      "add a spare substitute.")
         else:
-            try:
+            with Saving(form, clash=("names", number_clash(None)), field="names") as saving:
                 added = len(player_rows.add_substitutes(tournament, current_user, names))
-            except SetupError as error:
-                attach(form, SetupError("names", error.message))
-            except IntegrityError:
-                attach(form, SetupError("names", number_clash(None)))
-                status = CLASH
-            else:
                 flash(f"Added {added} substitute(s).")
                 return redirect(url_for("director.players", tournament_id=tournament.id))
+            status = saving.status
     return _players_page(tournament, subs_form=form, status=status)
 
 
@@ -106,20 +94,14 @@ def edit_player(tournament_id, player_id):
     if not form.is_submitted():
         form.mini.data = player.id in player_rows.in_mini(tournament)
     if form.validate_on_submit():
-        try:
+        with Saving(form, clash=("number", number_clash(form.number.data))) as saving:
             player_rows.edit_player(tournament, current_user, player,
-                                    number=form.number.data or player.number, name=form.name.data,
-                                    mini=form.mini.data if mini else None,
+                                    number=form.number.data or player.number,
+                                    name=form.name.data, mini=form.mini.data if mini else None,
                                     mini_override=form.mini_override.data or "")
-            name = player.name
-        except SetupError as error:
-            attach(form, error)
-        except IntegrityError:
-            attach(form, SetupError("number", number_clash(form.number.data)))
-            status = CLASH
-        else:
-            flash(f"Saved {name}.")
+            flash(f"Saved {player.name}.")
             return redirect(url_for("director.players", tournament_id=tournament.id))
+        status = saving.status
     status = status or (422 if form.is_submitted() else 200)
     return render_template("director/player_form.html", tournament=tournament, player=player,
                            form=form, mini=mini,
@@ -147,23 +129,17 @@ def withdraw_player(tournament_id, player_id):
         # id column; anything else is simply not on the list.
         if choice.isascii() and choice.isdigit() and len(choice) <= 9:
             substitute = player_rows.tournament_player(tournament, int(choice))
-        try:
+        with Saving(form, clash=("substitute", "Someone else changed this player or the "
+                                 "seating at the same moment; nothing was saved. Please try "
+                                 "again.")) as saving:
             if form.substitute.data and substitute is None:
                 raise SetupError("substitute", "Choose a substitute from the list.")
             player_rows.withdraw_player(tournament, current_user, player,
                                         from_round=form.from_round.data, substitute=substitute,
                                         new_substitute_name=form.new_substitute.data or "")
-            name = player.name
-        except SetupError as error:
-            attach(form, error)
-        except IntegrityError:
-            attach(form, SetupError("substitute",
-                                    "Someone else changed this player or the seating at the "
-                                    "same moment; nothing was saved. Please try again."))
-            status = CLASH
-        else:
-            flash(f"{name} has left; the seating is updated.")
+            flash(f"{player.name} has left; the seating is updated.")
             return redirect(url_for("director.players", tournament_id=tournament.id))
+        status = saving.status
     status = status or (422 if form.is_submitted() else 200)
     return render_template("director/withdraw.html", tournament=tournament, player=player,
                            form=form, seated=common.seated(tournament)), status

@@ -5,19 +5,16 @@ from __future__ import annotations
 
 from flask import flash, g, redirect, render_template, url_for
 from flask_login import current_user
-from sqlalchemy.exc import IntegrityError
 
 from core.access import MANAGE, staff_required
-from core.errors import attach
 from core.lookup import movement_of
 from core.rounds import round_row
 from core.words import MOVEMENT_WORDS
-from tournament.rules import InvalidRules
 
 from . import common, forms, player_import, tournaments
 from . import players as player_rows
 from . import seating as seat_rows
-from .blueprint import CLASH, bp, need_seating
+from .blueprint import Saving, bp, need_seating
 from .common import SetupError
 
 
@@ -52,11 +49,8 @@ def seating_movement(tournament_id):
     tournament = g.tournament
     form = forms.MovementForm()
     if form.validate_on_submit():
-        try:
+        with Saving(form, field="movement"):
             tournaments.set_movement(tournament, current_user, form.movement.data)
-        except (InvalidRules, SetupError) as error:
-            attach(form, SetupError("movement", error.message))
-        else:
             flash("Movement saved.")
             return redirect(url_for("director.seating", tournament_id=tournament.id))
     return _seating_page(tournament, movement_form=form, status=422)
@@ -69,19 +63,15 @@ def seating_import(tournament_id):
     tournament = g.tournament
     form = forms.SeatingImportForm()
     if form.validate_on_submit():
-        try:
+        with Saving(form, field="file"):
             upload = form.file.data
             if upload and getattr(upload, "filename", ""):
                 text = player_import.decode_csv(upload.read())
             else:
                 text = form.text.data or ""
             if not text.strip():
-                raise SetupError("file",
-                                 "Choose a CSV file, or paste the seating's lines.")
+                raise SetupError("file", "Choose a CSV file, or paste the seating's lines.")
             result = seat_rows.import_seating(tournament, current_user, text)
-        except SetupError as error:
-            attach(form, SetupError("file", error.message))
-        else:
             if result.ok:
                 flash(f"Imported the seating: {result.rounds} rounds, {result.tables} tables. "
                       "Round 1 is seated.")
@@ -106,20 +96,14 @@ def seat(tournament_id):
     form = forms.SeatingForm()
     status = 422
     if form.validate_on_submit():
-        try:
+        with Saving(form, clash=("method", "Round 1 was being seated from another screen at "
+                                 "the same moment; nothing was saved here. Below is the "
+                                 "seating that was saved; redo it if you need to.")) as saving:
             seat_rows.seat(tournament, current_user, form.method.data, form.seed.data)
-            method, seed = tournament.seating_method, tournament.seating_seed
-        except SetupError as error:
-            attach(form, error)
-        except IntegrityError:
-            attach(form, SetupError("method",
-                                    "Round 1 was being seated from another screen at the same "
-                                    "moment; nothing was saved here. Below is the seating "
-                                    "that was saved; redo it if you need to."))
-            status = CLASH
-        else:
-            flash("Round 1 is seated." + (f" Draw number {seed}." if method == "draw" else ""))
+            flash("Round 1 is seated." + (f" Draw number {tournament.seating_seed}."
+                                          if tournament.seating_method == "draw" else ""))
             return redirect(url_for("director.seating", tournament_id=tournament.id))
+        status = saving.status
     return _seating_page(tournament, form=form, status=status)
 
 
@@ -131,19 +115,13 @@ def swap(tournament_id):
     form = forms.SwapForm()
     status = 422
     if form.validate_on_submit():
-        try:
+        with Saving(form, clash=("first", "The seating was changed from another screen at the "
+                                 "same moment; nothing was saved. Check the seats below and "
+                                 "try again.")) as saving:
             seat_rows.swap_players(tournament, current_user, form.first.data, form.second.data)
-        except SetupError as error:
-            attach(form, error)
-        except IntegrityError:
-            attach(form, SetupError("first",
-                                    "The seating was changed from another screen at the same "
-                                    "moment; nothing was saved. Check the seats below and try "
-                                    "again."))
-            status = CLASH
-        else:
             flash(f"Swapped players {form.first.data} and {form.second.data}.")
             return redirect(url_for("director.seating", tournament_id=tournament.id))
+        status = saving.status
     return _seating_page(tournament, swap_form=form, status=status)
 
 

@@ -8,13 +8,12 @@ from flask_login import current_user
 
 from blueprints.common import external_url
 from core.access import staff_required
-from core.errors import attach
 from core.qr import qr_svg
 from models import utcnow
 
 from . import forms
 from . import staff as staff_rows
-from .blueprint import DIRECTOR_ONLY, bp
+from .blueprint import DIRECTOR_ONLY, Saving, bp
 from .common import SetupError
 
 
@@ -42,14 +41,11 @@ def staff(tournament_id):
     tournament = g.tournament
     form = forms.StaffForm()
     if form.validate_on_submit():
-        try:
+        with Saving(form):
             invitation, secret = staff_rows.invite_staff(
                 tournament, current_user, email=form.email.data, role=form.role.data)
-        except SetupError as error:
-            attach(form, error)
-            return _staff_page(tournament, form, 422)
-        return _staff_page(tournament, forms.StaffForm(formdata=None),
-                           link=_invitation_url(secret), invitation=invitation)
+            return _staff_page(tournament, forms.StaffForm(formdata=None),
+                               link=_invitation_url(secret), invitation=invitation)
     return _staff_page(tournament, form, 422 if form.is_submitted() else 200)
 
 
@@ -61,14 +57,12 @@ def staff_password_link(tournament_id, staff_id):
     form = forms.ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
-    try:
+    page_form = forms.StaffForm(formdata=None)
+    with Saving(page_form):
         invitation, secret = staff_rows.password_link(tournament, current_user, staff_id)
-    except SetupError as error:
-        page_form = forms.StaffForm(formdata=None)
-        attach(page_form, error)
-        return _staff_page(tournament, page_form, 422)
-    return _staff_page(tournament, forms.StaffForm(formdata=None),
-                       link=_invitation_url(secret), invitation=invitation)
+        return _staff_page(tournament, page_form, link=_invitation_url(secret),
+                           invitation=invitation)
+    return _staff_page(tournament, page_form, 422)
 
 
 @bp.post("/t/<int:tournament_id>/staff/invitations/cancel")

@@ -16,7 +16,7 @@ from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, readings, wordi
 from . import audit_trail, common, forms, tables, tournaments
 from . import players as player_rows
 from . import staff as staff_rows
-from .blueprint import bp
+from .blueprint import Saving, bp
 from .common import SetupError
 
 
@@ -37,7 +37,7 @@ def new_tournament():
         form.preset.data = "tnt"
         form.rounds.data = 3
     if form.validate_on_submit():
-        try:
+        with Saving(form):
             tournament = tournaments.create_tournament_from_form(
                 current_user, name=form.name.data, preset=form.preset.data,
                 rounds=form.rounds.data, starts_on=form.starts_on.data,
@@ -45,9 +45,6 @@ def new_tournament():
                 games_per_round=form.games_per_round.data,
                 round_minutes=form.round_minutes.data, prize_places=form.prize_places.data,
                 sessions=form.sessions.data or "", mini=form.mini_range(form.preset.data))
-        except SetupError as error:
-            attach(form, error)
-        else:
             flash(f"Created {tournament.name}. Next: add the players.")
             return redirect(url_for("director.tournament", tournament_id=tournament.id))
     status = 422 if form.is_submitted() else 200
@@ -83,19 +80,15 @@ def edit_tournament(tournament_id):
             form.mini_first.data, form.mini_last.data = mini.first_round, mini.last_round
     if form.validate_on_submit():
         # The details and the address are one change: both saved, or neither.
-        try:
-            with unit():
-                tournaments.update_tournament(
-                    tournament, current_user, name=form.name.data, rounds=form.rounds.data,
-                    starts_on=form.starts_on.data, ends_on=form.ends_on.data,
-                    venue=form.venue.data or "", games_per_round=form.games_per_round.data,
-                    round_minutes=form.round_minutes.data,
-                    prize_places=form.prize_places.data, sessions=form.sessions.data or "",
-                    mini=form.mini_range(tournament.preset))
-                tables.set_public_url(tournament, current_user, form.public_url.data)
-        except (SetupError, InvalidRules) as error:
-            attach(form, error)
-        else:
+        with Saving(form) as saving, unit():
+            tournaments.update_tournament(
+                tournament, current_user, name=form.name.data, rounds=form.rounds.data,
+                starts_on=form.starts_on.data, ends_on=form.ends_on.data,
+                venue=form.venue.data or "", games_per_round=form.games_per_round.data,
+                round_minutes=form.round_minutes.data, prize_places=form.prize_places.data,
+                sessions=form.sessions.data or "", mini=form.mini_range(tournament.preset))
+            tables.set_public_url(tournament, current_user, form.public_url.data)
+        if saving.saved:
             flash("Saved the tournament's details.")
             return redirect(url_for("director.tournament", tournament_id=tournament.id))
     status = 422 if form.is_submitted() else 200

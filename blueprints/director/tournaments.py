@@ -263,10 +263,11 @@ def update_tournament(
 DETAIL_RULES = ("games_per_round", "round_minutes", "mini_tournament", "sessions")
 
 
-def write_unless_scored(tournament: Tournament, field: str, message: str, **values) -> None:
+def write_unless_scored(tournament: Tournament, field: str | None, message: str,
+                        **values) -> None:
     """Write `values` to the tournament's row only while none of its games is entered, as
     one conditional UPDATE (check and write in the same statement, so a score saved at the
-    same moment cannot slip in between); SetupError(message, field) when a game is in."""
+    same moment cannot slip in between); RulesFixed(field, message) when a game is in."""
     db.session.flush()
     scored = exists(
         select(GameEntry.id).join(Scoresheet, Scoresheet.id == GameEntry.sheet_id)
@@ -290,7 +291,7 @@ def update_rules(tournament: Tournament, user: User, changes: dict) -> RuleSet:
     rules = RuleSet.from_dict({**before, **changes})
     after = rules.to_dict()
     if after != before:
-        write_unless_scored(tournament, "", RULES_FIXED, rules=after)
+        write_unless_scored(tournament, None, RULES_FIXED, rules=after)
         audit(tournament, user, "rules.update", f"tournament:{tournament.id}",
               before={k: before[k] for k in after if before.get(k) != after[k]},
               after={k: after[k] for k in after if before.get(k) != after[k]})
