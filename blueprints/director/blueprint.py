@@ -7,7 +7,9 @@ answered by the error handlers here."""
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, url_for
+import functools
+
+from flask import Blueprint, flash, g, redirect, render_template, url_for
 from flask_login import login_required
 from sqlalchemy.exc import IntegrityError
 
@@ -87,12 +89,18 @@ def number_clash(number) -> str:
             "saved. Please add this player again.")
 
 
-def need_seating(tournament):
-    """Back to the seating page while round 1 is not seated (None once it is)."""
-    if not seated(tournament):
-        flash("Seat round 1 first; every later round follows from it.", "warning")
-        return redirect(url_for("director.seating", tournament_id=tournament.id))
-    return None
+def seating_required(view):
+    """A page that prints the seating (below @staff_required): back to the seating page,
+    with a word why, until round 1 is seated."""
+
+    @functools.wraps(view)
+    def wrapper(*args, **kwargs):
+        if not seated(g.tournament):
+            flash("Seat round 1 first; every later round follows from it.", "warning")
+            return redirect(url_for("director.seating", tournament_id=g.tournament.id))
+        return view(*args, **kwargs)
+
+    return wrapper
 
 
 def lookup_url(tournament) -> str:

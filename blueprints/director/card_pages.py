@@ -13,17 +13,15 @@ from core.access import MANAGE, staff_required
 from core.qr import qr_svg
 
 from . import forms, tables
-from .blueprint import Saving, bp, lookup_url, need_seating, table_url
+from .blueprint import Saving, bp, lookup_url, seating_required, table_url
 
 
 @bp.get("/t/<int:tournament_id>/cards")
 @staff_required(MANAGE)
+@seating_required
 def table_cards(tournament_id):
     """One printable card per table: the number, a QR code to its page, a typed link."""
-    tournament = g.tournament
-    if (early := need_seating(tournament)) is not None:
-        return early
-    return _cards_page(tournament)
+    return _cards_page(g.tournament)
 
 
 def _cards_page(tournament, status=200, address_form=None):

@@ -14,7 +14,7 @@ from core.words import MOVEMENT_WORDS
 from . import common, forms, player_import, tournaments
 from . import players as player_rows
 from . import seating as seat_rows
-from .blueprint import Saving, bp, need_seating
+from .blueprint import Saving, bp, seating_required
 from .common import SetupError
 
 
@@ -127,33 +127,30 @@ def swap(tournament_id):
 
 @bp.get("/t/<int:tournament_id>/schedule")
 @staff_required(MANAGE)
+@seating_required
 def schedule(tournament_id):
     """The full seating schedule: round by table by seat, one round per printed page."""
     tournament = g.tournament
-    if (early := need_seating(tournament)) is not None:
-        return early
     plan = seat_rows.schedule(tournament)
     return render_template("director/schedule.html", tournament=tournament, plan=plan)
 
 
 @bp.get("/t/<int:tournament_id>/itineraries")
 @staff_required(MANAGE)
+@seating_required
 def itineraries(tournament_id):
     """Each player's table and seat in every round (printable slips)."""
     tournament = g.tournament
-    if (early := need_seating(tournament)) is not None:
-        return early
     plan = seat_rows.itineraries(tournament)
     return render_template("director/itineraries.html", tournament=tournament, plan=plan)
 
 
 @bp.get("/t/<int:tournament_id>/meetings")
 @staff_required(MANAGE)
+@seating_required
 def meetings(tournament_id):
     """Pairs of players who meet more than once, and in which rounds."""
     tournament = g.tournament
-    if (early := need_seating(tournament)) is not None:
-        return early
     return render_template("director/meetings.html", tournament=tournament,
                            report=seat_rows.meetings_report(tournament),
                            tables=len(tournament.tables))
