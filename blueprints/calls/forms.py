@@ -9,7 +9,8 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from models import CALL_REASONS
 
-from .service import ADJUSTMENT_MAX, NOTE_MAX, RULING_MAX
+from .queue import ADJUSTMENT_MAX, RULING_MAX
+from .table_calls import NOTE_MAX
 
 
 class CallForm(FlaskForm):

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from blueprints.calls import service as calls_service
+from blueprints.calls import queue as calls_queue
+from blueprints.calls import table_calls
 from models import db
 from tests.conftest import make_tournament
 from tests.table.conftest import TableClient, count_queries
@@ -71,7 +72,7 @@ def test_a_lost_answer_is_sent_again(east):
 
 def test_a_call_sends_only_the_call_bar(east):
     shown = live_parts(east.get().get_data(as_text=True))
-    call, _ = calls_service.place_call(east.table, "", "")
+    call, _ = table_calls.place_call(east.table, "", "")
     db.session.commit()
     html = poll(east, shown).get_data(as_text=True)
     assert live_parts(html) == {"call": f"{call.id}.{call.version}"}
@@ -138,8 +139,8 @@ def test_the_unchanged_answer_skips_the_session(east, monkeypatch):
 
 
 def test_a_ruling_this_phone_dismissed_stays_dismissed(east, director):
-    call, _ = calls_service.place_call(east.table, "", "")
-    calls_service.resolve_call(call, director, "Play on")
+    call, _ = table_calls.place_call(east.table, "", "")
+    calls_queue.resolve_call(call, director, "Play on")
     db.session.commit()
     shown = live_parts(east.get().get_data(as_text=True))
     assert shown["call"] == f"{call.id}.{call.version}"
@@ -196,11 +197,11 @@ def test_the_one_statement_agrees_with_the_full_view_through_a_round(east, direc
     clock_service.pause(tournament, 1, 1, "a ruling", director, "owner")
     check()                                                       # paused
     clock_service.resume(tournament, 1, 2, "", director, "owner")
-    call, _ = calls_service.place_call(east.table, "", "")
+    call, _ = table_calls.place_call(east.table, "", "")
     check()                                                       # a call open
-    calls_service.claim_call(call, director)
+    calls_queue.claim_call(call, director)
     check()                                                       # claimed
-    calls_service.resolve_call(call, director, "Play on")
+    calls_queue.resolve_call(call, director, "Play on")
     check()                                                       # a ruling shown
     check(dismissed=[call.id])                                    # ... and dismissed here
     for game in (2, 3, 4):
