@@ -80,10 +80,10 @@ def test_a_call_sends_only_the_call_bar(east):
 
 
 def test_the_clock_sends_the_clock_and_the_panel(east, director):
-    from blueprints.clock import service as clock_service
+    from blueprints.clock import actions as clock_actions
 
     shown = live_parts(east.get().get_data(as_text=True))
-    clock_service.start_round(east.tournament, 1, 0, director, "owner")
+    clock_actions.start_round(east.tournament, 1, 0, director, "owner")
     db.session.commit()
     response = poll(east, shown)
     parts = live_parts(response.get_data(as_text=True))
@@ -175,7 +175,7 @@ def _both_ways(east, round_no=None, dismissed=()):
 
 
 def test_the_one_statement_agrees_with_the_full_view_through_a_round(east, director):
-    from blueprints.clock import service as clock_service
+    from blueprints.clock import actions as clock_actions
 
     tournament = east.tournament
     states = []
@@ -190,13 +190,13 @@ def test_the_one_statement_agrees_with_the_full_view_through_a_round(east, direc
         assert others == [False, False, False] and wrong_token is False
 
     check()                                                       # not started
-    clock_service.start_round(tournament, 1, 0, director, "owner")
+    clock_actions.start_round(tournament, 1, 0, director, "owner")
     check()                                                       # running
     east.save(1, outcome="wall")
     check()                                                       # a game entered
-    clock_service.pause(tournament, 1, 1, "a ruling", director, "owner")
+    clock_actions.pause(tournament, 1, 1, "a ruling", director, "owner")
     check()                                                       # paused
-    clock_service.resume(tournament, 1, 2, "", director, "owner")
+    clock_actions.resume(tournament, 1, 2, "", director, "owner")
     call, _ = table_calls.place_call(east.table, "", "")
     check()                                                       # a call open
     calls_queue.claim_call(call, director)
@@ -206,9 +206,9 @@ def test_the_one_statement_agrees_with_the_full_view_through_a_round(east, direc
     check(dismissed=[call.id])                                    # ... and dismissed here
     for game in (2, 3, 4):
         east.save(game, outcome="wall")
-    clock_service.end_round(tournament, 1, 3, director, "owner")
+    clock_actions.end_round(tournament, 1, 3, director, "owner")
     check()                                                       # round ended
-    clock_service.seat_round(tournament, 2, director, "owner")
+    clock_actions.seat_round(tournament, 2, director, "owner")
     check()                                                       # next round seated
     check(round_no=1)                                             # a page pinned to round 1
     check(round_no=2)
@@ -226,7 +226,7 @@ def test_the_one_statement_refuses_an_unseated_round(east):
 
 
 def test_the_big_screen_polls_once_for_its_clock_and_board(client, director):
-    from blueprints.clock import service as clock_service
+    from blueprints.clock import actions as clock_actions
 
     tournament = make_tournament(director, players=8, rounds=2)
     html = client.get(f"/display/{tournament.code}").get_data(as_text=True)
@@ -234,7 +234,7 @@ def test_the_big_screen_polls_once_for_its_clock_and_board(client, director):
     assert set(shown) == {"clock", "board"} and html.count('hx-trigger="every') == 1
     url = f"/live/screen/{tournament.code}?" + "&".join(f"{k}={v}" for k, v in shown.items())
     assert client.get(url, headers=HX).status_code == 204
-    clock_service.start_round(tournament, 1, 0, director, "owner")
+    clock_actions.start_round(tournament, 1, 0, director, "owner")
     db.session.commit()
     answer = client.get(url, headers=HX).get_data(as_text=True)
     changed = live_parts(answer)
