@@ -141,13 +141,17 @@ def _claim(call: DirectorCall, user: User, role: str | None) -> DirectorCall:
     return call
 
 
-def _release_mine(call: DirectorCall, user: User, now: datetime) -> CallState:
-    """Release this person's claims; the state the call is left in."""
+def _state_without(call: DirectorCall, user: User) -> CallState:
+    """The call's state once this person's claims are released."""
     others = [c for c in active_claims(call) if c.user_id != user.id]
+    return CallState.CLAIMED if others else CallState.OPEN
+
+
+def _release_mine(call: DirectorCall, user: User) -> None:
+    now = utcnow()
     for claim in active_claims(call):
         if claim.user_id == user.id:
             claim.released_at = now
-    return CallState.CLAIMED if others else CallState.OPEN
 
 
 @write
@@ -159,11 +163,10 @@ def release_call(call: DirectorCall, user: User, role: str | None = None,
         raise closed(call)
     if not mine:
         raise Conflict(call, "You have not claimed this call.")
-    others = [c for c in active_claims(call) if c.user_id != user.id]
-    state = CallState.CLAIMED if others else CallState.OPEN
+    state = _state_without(call, user)
     if not set_state(call, OPEN_STATES, state=state):
         raise closed(call)
-    _release_mine(call, user, utcnow())
+    _release_mine(call, user)
     record("call.release", tournament_id=call.tournament_id, subject=subject(call),
            before={"state": call.state}, after={"state": state, "by": user.name},
            reason=reason, actor=staff_actor(user, role), actor_user_id=user.id)
@@ -176,11 +179,10 @@ def hand_to_director(call: DirectorCall, user: User, role: str | None = None) ->
     the call stays in the queue, highlighted."""
     if call.state not in OPEN_STATES:
         raise closed(call)
-    others = [c for c in active_claims(call) if c.user_id != user.id]
-    state = CallState.CLAIMED if others else CallState.OPEN
+    state = _state_without(call, user)
     if not set_state(call, OPEN_STATES, state=state, needs_director=True):
         raise closed(call)
-    _release_mine(call, user, utcnow())
+    _release_mine(call, user)
     record("call.needs_director", tournament_id=call.tournament_id, subject=subject(call),
            before={"needs_director": call.needs_director}, after={"needs_director": True},
            actor=staff_actor(user, role), actor_user_id=user.id)
