@@ -113,8 +113,8 @@ def set_password(invitation: StaffInvitation, password: str) -> User:
         else None
     if invitation.purpose != "reset" or role not in ("co-director", "table-guide") \
             or not may_reset_password(issuer, account):
-        raise InvitationError(None, "This link can no longer change that password. Ask the "
-                              "director for a new one.")
+        raise InvitationError(None, "This link can no longer change that password. Ask "
+                                    "the director for a new one.")
     _spend(invitation)
     account.set_password(password)
     record("user.password_reset", tournament_id=invitation.tournament_id,
