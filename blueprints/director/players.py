@@ -181,7 +181,7 @@ def withdraw_player(tournament: Tournament, user: User, player: Player, *,
     The player keeps the games they played; their later games score for the substitute."""
     if player.withdrawn_from_round is not None:
         raise SetupError(None, f"{player.name} has already left (from round "
-                         f"{player.withdrawn_from_round}).")
+                               f"{player.withdrawn_from_round}).")
     before = player_snapshot(player)
     if not seated(tournament):
         player.withdrawn_from_round = 1

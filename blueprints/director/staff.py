@@ -67,7 +67,7 @@ def password_link(tournament: Tournament, user: User,
         raise SetupError(None, "Only a director can change their own password.")
     if not may_reset_password(user, staff.user):
         raise SetupError(None, f"{staff.user.name} also works on other tournaments, so only they "
-                         "can change their password.")
+                               "can change their password.")
     db.session.execute(delete(StaffInvitation).where(
         StaffInvitation.purpose == "reset", StaffInvitation.user_id == staff.user_id,
         StaffInvitation.used_at.is_(None)))
