@@ -21,7 +21,7 @@ def binaries() -> Path:
     if folder := os.environ.get("PG_BIN"):
         return Path(folder)
     if found := shutil.which("initdb"):
-        return Path(found).parent
+        return Path(found).resolve().parent  # Debian links initdb alone into PATH
     for folder in SEARCH:
         if Path(folder, "initdb").exists():
             return Path(folder)
