@@ -454,6 +454,29 @@ async def _capacity(args, given: str | None) -> str:
     return "\n".join(report) + "\n"
 
 
+async def slow_wifi(args) -> str:
+    """Only the first visits over slow Wi-Fi (bench/wifi.py), on a seeded event."""
+    from bench import wifi
+
+    with database(args) as given:
+        workdir = Path(tempfile.mkdtemp(prefix="mahjtable-wifi-"))
+        database_url = given or f"sqlite:///{workdir / 'bench.db'}"
+        env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench",
+               "POLL_SECONDS": str(args.poll)}
+        env.pop("BASE_URL", None)
+        reset_database(database_url, env)
+        seed = flows.seed(database_url, args.tables)
+        with gunicorn("app:create_app()", env, workdir / "app.log") as (url, _):
+            pages = {"table": flows.table_url(seed, 1), "entry": flows.table_url(seed, 2, "/game"),
+                     "standings": f"/results/{seed.code}", "display": f"/display/{seed.code}"}
+            rows = await wifi.first_visits(url, pages, args.wifi_latency, args.wifi_kbps)
+    return "\n".join([
+        "# MahjTable: first visit over slow Wi-Fi", "",
+        f"- command: `python -m bench {' '.join(sys.argv[1:])}`",
+        f"- machine: {platform.platform()}, {os.cpu_count()} cores; gunicorn.conf.py on "
+        f"loopback; database: {backend(database_url)}", "", *rows]) + "\n"
+
+
 def _port(database_url: str) -> int | None:
     found = re.search(r"@[^/:]+:(\d+)/", database_url)
     return int(found.group(1)) if found and database_url.startswith("postgres") else None
@@ -502,6 +525,7 @@ CAPACITY_STEPS = "250,500,750,1000,1250,1500"
 FULL = [
     ("sqlite-150", ["--tables", "150"]),
     ("capacity-sqlite", ["--capacity", CAPACITY_STEPS, "--spread", "600", "--slice", "60"]),
+    ("wifi", ["--wifi", "--tables", "150"]),
     ("postgres-150", ["--postgres", "--tables", "150", "--no-standings"]),
     ("postgres-2-servers", ["--postgres", "--servers", "2", "--tables", "150", "--no-wrk",
                             "--no-standings"]),
@@ -554,6 +578,10 @@ def main(argv=None) -> None:
                         help="skip the wrk throughput runs and the CPU per table-round")
     parser.add_argument("--no-standings", action="store_true",
                         help="skip timing the standings of a finished 600-player event")
+    parser.add_argument("--wifi", action="store_true",
+                        help="instead: time first visits in Chromium over throttled Wi-Fi")
+    parser.add_argument("--wifi-latency", type=float, default=400, help="round trip, ms")
+    parser.add_argument("--wifi-kbps", type=float, default=400, help="kilobits/s each way")
     parser.add_argument("--out", help="report name in bench/out/ (default last or capacity)")
     parser.add_argument("--full", action="store_true",
                         help="every run RESULTS.md quotes, one after the other (see FULL)")
@@ -561,10 +589,11 @@ def main(argv=None) -> None:
     if args.full:
         full(sys.argv[1:] if argv is None else list(argv))
         return
-    report = asyncio.run(capacity(args) if args.capacity else run(args))
+    mode = capacity if args.capacity else slow_wifi if args.wifi else run
+    report = asyncio.run(mode(args))
     out = ROOT / "bench" / "out"
     out.mkdir(exist_ok=True)
-    name = args.out or ("capacity" if args.capacity else "last")
+    name = args.out or ("capacity" if args.capacity else "wifi" if args.wifi else "last")
     (out / f"{name}.md").write_text(report)
     print(report)
 
