@@ -348,14 +348,18 @@ async def _run(args, given: str | None) -> str:
                                           len(alone))
 
         stats = Stats()
-        generator_before = wrk.self_cpu()
-        server_before = server_cpu_now()
-        pg_before = wrk.postgres_cpu(pg_port)
-        acting = await flows.round_end(urls, seed, stats, args, Client, done=done)
+        before = {}
+
+        def window_opens():
+            before.update(generator=wrk.self_cpu(), server=server_cpu_now(),
+                          database=wrk.postgres_cpu(pg_port))
+
+        acting = await flows.round_end(urls, seed, stats, args, Client, done=done,
+                                       on_start=window_opens)
         stats.ended = time.monotonic()
-        generator_cpu = wrk.self_cpu() - generator_before
-        server_cpu = server_cpu_now() - server_before
-        pg_after = wrk.postgres_cpu(pg_port)
+        generator_cpu = wrk.self_cpu() - before["generator"]
+        server_cpu = server_cpu_now() - before["server"]
+        pg_before, pg_after = before["database"], wrk.postgres_cpu(pg_port)
         report += ["## Round end (open loop)", "",
                    f"{len(acting)} Easts entering 4 games each and submitting"
                    + (f" (the other {len(done)} submitted above)" if done else "")

@@ -47,13 +47,18 @@ async def step(tables: int, args, run_env) -> Step:
         def server_cpu_now():
             return sum(wrk.tree_cpu(pid) for _, pid in running)
 
-        generator_before, server_before = wrk.self_cpu(), server_cpu_now()
-        pg_before = wrk.postgres_cpu(pg_port)
-        acting = await flows.round_end([url for url, _ in running], seed, stats, args, Client)
+        before = {}
+
+        def window_opens():
+            before.update(generator=wrk.self_cpu(), server=server_cpu_now(),
+                          database=wrk.postgres_cpu(pg_port))
+
+        acting = await flows.round_end([url for url, _ in running], seed, stats, args, Client,
+                                       on_start=window_opens)
         stats.ended = time.monotonic()
-        server_cpu = server_cpu_now() - server_before
-        generator_cpu = wrk.self_cpu() - generator_before
-        pg_after = wrk.postgres_cpu(pg_port)
+        server_cpu = server_cpu_now() - before["server"]
+        generator_cpu = wrk.self_cpu() - before["generator"]
+        pg_before, pg_after = before["database"], wrk.postgres_cpu(pg_port)
     save = sorted(stats.samples.get("save game", []) + stats.samples.get("submit", []))
     verdict = flows.check_database(database_url, seed, acting)
     polls = len(stats.samples.get("live poll", []))

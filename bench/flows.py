@@ -194,14 +194,18 @@ def actors(seed: Seed, args, done: frozenset[int]) -> list[int]:
 
 
 async def round_end(base, seed: Seed, stats, args, client_class,
-                    done: frozenset[int] = frozenset()) -> list[int]:
+                    done: frozenset[int] = frozenset(), on_start=None) -> list[int]:
     """The round end; the tables in `done` have submitted already (their phones poll).
     `base` is one server's URL or a list of them: tables, directors and onlookers are
-    spread over the list. Returns the tables whose Easts acted."""
+    spread over the list. `on_start()` is called when the measured window opens (after
+    the pages are loaded), for the caller's CPU readings. Returns the tables whose Easts
+    acted."""
     bases = bases_of(base)
     window = min(args.spread, getattr(args, "slice", None) or args.spread)
     pages = await open_pages(bases, seed)
     acting = actors(seed, args, done)
+    if on_start is not None:
+        on_start()
     stats.started = time.monotonic()
     stop = asyncio.Event()
     rng = random.Random(11)
