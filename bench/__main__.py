@@ -2,22 +2,29 @@
 
 `make bench` (or `python -m bench --tables 150`) does, in one run:
 
-1. a fresh database (SQLite in a temporary folder, or the PostgreSQL at DATABASE_URL, whose
-   schema is dropped and rebuilt), migrated, seeded with a tournament of --tables tables,
+1. a fresh database (SQLite in a temporary folder; the PostgreSQL at --database-url or
+   DATABASE_URL, whose schema is dropped and rebuilt; or with --postgres alone a throwaway
+   cluster, bench/postgres.py), migrated, seeded with a tournament of --tables tables,
    round 1 seated and its clock running;
-2. the app under gunicorn with gunicorn.conf.py (the Procfile's config) on 127.0.0.1, and a
-   bare Flask endpoint (bench/floor.py) under the same config: the floor;
-3. the floor's throughput, then the unchanged clock poll's (the 204 path), closed loop;
-4. the round end, open loop: every seat's phone polls the clock every POLL seconds, every
-   East enters four games with initials and submits (starts spread over --spread seconds),
-   10% of tables call the director, directors poll and work the queue, players open the
-   standings;
-5. per endpoint p50/p95/p99 latency, throughput and errors, each throughput as a ratio of
-   the floor; then the database check: every sheet submitted once, with four games whose
-   points are what tournament.scoring.score_game gives; then compressed page sizes.
+2. the app under gunicorn with gunicorn.conf.py (the Procfile's config) on 127.0.0.1
+   (--servers N: N instances on their own ports, sharing the database), and a bare Flask
+   endpoint (bench/floor.py) under the same config: the floor;
+3. wrk against the floor, then against the page's one poll (the 204 path) and the pages;
+   East's round alone for a few tables; from both, the server CPU per table-round;
+4. the round end, open loop (bench/flows.py): every table's page loaded, then every seat's
+   phone makes the page's one poll every POLL seconds, every East enters four games with
+   initials and submits, each at its own moment within --spread seconds (--slice: only
+   that part of the window, at its rate), 10% of those tables call the director, directors
+   work the queue, big screens poll, onlookers open the standings;
+5. per endpoint p50/p95/p99 latency, throughput and errors; the CPU of server, generator
+   and database; then the database check: every table that submitted has one sheet, with
+   four games whose points are what tournament.scoring.score_game gives; page sizes; the
+   standings of a finished event.
 
-It prints a Markdown report (also written to bench/out/last.md). Bounded in time and
-requests; loopback only. Nothing here is a test: tests never assert timings."""
+--capacity runs step 4 at increasing table counts (bench/capacity.py); --wifi times first
+visits over slow Wi-Fi (bench/wifi.py); --full runs every measurement RESULTS.md quotes.
+Each prints a Markdown report (also written to bench/out/). Bounded in time and requests;
+loopback only. Nothing here is a test: tests never assert timings."""
 
 from __future__ import annotations
 
