@@ -531,7 +531,8 @@ def cpu_per_table_round(args, measured, east_ms, east_pg_ms, versions, tables) -
 
 
 # What `--full` runs, one after the other, each its own process and report in bench/out/:
-# every measurement bench/RESULTS.md quotes. About 45 minutes on 2 quiet cores.
+# every measurement bench/RESULTS.md quotes. About half an hour on 2 quiet cores (each
+# capacity search under ~10 minutes).
 CAPACITY_STEPS = "250,500,750,1000,1250,1500"
 FULL = [
     ("sqlite-150", ["--tables", "150"]),
