@@ -359,13 +359,16 @@ async def _run(args, given: str | None) -> str:
 
         def window_opens():
             before.update(generator=wrk.self_cpu(), server=server_cpu_now(),
-                          database=wrk.postgres_cpu(pg_port))
+                          database=wrk.postgres_cpu(pg_port),
+                          each=[wrk.tree_cpu(pid) for _, pid in running])
 
         acting = await flows.round_end(urls, seed, stats, args, Client, done=done,
                                        on_start=window_opens)
         stats.ended = time.monotonic()
         generator_cpu = wrk.self_cpu() - before["generator"]
         server_cpu = server_cpu_now() - before["server"]
+        each = [wrk.tree_cpu(pid) - cpu for (_, pid), cpu in zip(running, before["each"],
+                                                                  strict=True)]
         pg_before, pg_after = before["database"], wrk.postgres_cpu(pg_port)
         report += ["## Round end (open loop)", "",
                    f"{len(acting)} Easts entering 4 games each and submitting"
@@ -383,7 +386,11 @@ async def _run(args, given: str | None) -> str:
                    + (f", PostgreSQL {pg_after - pg_before:.1f} s "
                       f"({(pg_after - pg_before) / wall:.0%})"
                       if pg_before is not None and pg_after is not None else "")
-                   + f", on {os.cpu_count()} cores shared by all of them."]
+                   + f", on {os.cpu_count()} cores shared by all of them."
+                   + ("" if len(running) == 1 else " Server CPU per instance: "
+                      + ", ".join(f"{u.rsplit(':', 1)[1]}: {c:.1f} s"
+                                  for (u, _), c in zip(running, each, strict=True))
+                      + " (port: CPU).")]
         if stats.error_examples:
             report += ["", "Errors (first of each):", ""]
             report += [f"- {label}: `{text}`" for label, text in stats.error_examples.items()]
