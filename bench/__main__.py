@@ -604,7 +604,12 @@ def main(argv=None) -> None:
     parser.add_argument("--out", help="report name in bench/out/ (default last or capacity)")
     parser.add_argument("--full", action="store_true",
                         help="every run RESULTS.md quotes, one after the other (see FULL)")
+    parser.add_argument("--give-up", type=float, default=None,
+                        help="seconds after the window opens when unfinished Easts count as "
+                        "errors (default: none; a capacity search: the window + 120)")
     args = parser.parse_args(argv)
+    if args.capacity and args.give_up is None:
+        args.give_up = min(args.spread, args.slice or args.spread) + 120
     if args.full:
         full(sys.argv[1:] if argv is None else list(argv))
         return

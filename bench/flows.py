@@ -225,7 +225,16 @@ async def round_end(base, seed: Seed, stats, args, client_class,
                                       number in callers, stats, window, client_class,
                                       random.Random(number)))
              for number in acting]
-    await asyncio.gather(*easts)
+    # A count far beyond capacity would otherwise keep a capacity search waiting on queued
+    # requests for many minutes: past the limit, unfinished Easts count as errors and
+    # their tables as lost sheets, and the count does not hold.
+    limit = getattr(args, "give_up", None)
+    _, late = await asyncio.wait(easts, timeout=limit) if easts else (set(), set())
+    for task in late:
+        task.cancel()
+        stats.add("East unfinished", float(limit or 0), False,
+                  f"still entering {limit:.0f} s after the window opened")
+    await asyncio.gather(*late, return_exceptions=True)
     await asyncio.sleep(args.poll)
     stop.set()
     await asyncio.gather(*pollers, *screens, *directors, *spectators)
