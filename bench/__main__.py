@@ -608,6 +608,11 @@ def main(argv=None) -> None:
                         help="seconds after the window opens when unfinished Easts count as "
                         "errors (default: none; a capacity search: the window + 120)")
     args = parser.parse_args(argv)
+    # Thousands of simulated phones each hold a socket while a poll is queued.
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
     if args.capacity and args.give_up is None:
         args.give_up = min(args.spread, args.slice or args.spread) + 120
     if args.full:
