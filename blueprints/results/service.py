@@ -24,6 +24,7 @@ from sqlalchemy.orm import selectinload
 
 from blueprints.common import unstorable
 from core.lookup import rules_of
+from core.words import SEATS
 from models import (
     Competition,
     CompetitionEntry,
@@ -45,6 +46,8 @@ from tournament.rules import RuleSet
 from tournament.standings import Entrant, GameResult, RoundTotal, Standing
 
 OFFICIAL_STATES = ("submitted", "verified")
+# Where a seat's total is in load_round_totals' sheet rows (its wins 4 on, its best 8 on).
+SEAT_COLUMN = {seat: 4 + index for index, seat in enumerate(SEATS)}
 MAIN = "main"
 # A Tiebreak row whose note starts with this marks a tie group the director chose to leave
 # shared (its player_ids are the group, in no particular order).
@@ -143,64 +146,45 @@ def load_results(tournament_id: int, rules: RuleSet | None = None) -> Results:
 
 
 def load_round_totals(tournament_id: int, rules: RuleSet | None = None) -> Results:
-    """`load_results` summed per player and round by the database: the same Results, with
-    RoundTotal values in place of GameResult ones (a 600-player, 12-round event: 7,200
-    rows instead of 28,800). The games are summed per sheet first (each game's record is
-    read once, not once per seat), then spread to the sheet's four seats. `rules` as for
-    `load_results`: which sheets are final, and no games won in a round voided by time where
-    the rule set says so."""
+    """`load_results` summed per player and round: the same Results, with RoundTotal values
+    in place of GameResult ones (a 600-player, 12-round event: 7,200 rows instead of
+    28,800). Each sheet carries its games summed per seat (kept by models.sheet on every
+    write of a game), so this reads one row per seat of a sheet with games and no game
+    record at all. `rules` as for `load_results`: which sheets are final, and no games won
+    in a round voided by time where the rule set says so."""
     final = rules.final_states if rules is not None else OFFICIAL_STATES
     void_wins = rules is not None and rules.time_called_zeroes == "round" and \
         not rules.voided_round_wins
-    # Each game's record is read once: who won it by mahjong (None: nobody). MATERIALIZED
-    # keeps SQLite from copying the JSON reads into each of the four sums below.
-    mahjong = GameEntry.record["outcome"].as_string() == "mahjong"
-    games = (
-        select(GameEntry.sheet_id, GameEntry.points_e, GameEntry.points_s,
-               GameEntry.points_w, GameEntry.points_n,
-               case((mahjong, GameEntry.record["winner"].as_string()), else_=None)
-               .label("winner"),
-               case((GameEntry.record["outcome"].as_string() == "time", 1), else_=0)
-               .label("timed"))
-        .join(Scoresheet, Scoresheet.id == GameEntry.sheet_id)
-        .join(Round, Round.id == Scoresheet.round_id)
-        .where(Round.tournament_id == tournament_id)
-        .cte("games").prefix_with("MATERIALIZED")
-    )
-    per_sheet = (
-        select(games.c.sheet_id, func.count().label("games"),
-               *(func.sum(games.c[f"points_{s}"]).label(f"sum_{s}") for s in "eswn"),
-               *(func.max(games.c[f"points_{s}"]).label(f"best_{s}") for s in "eswn"),
-               *(func.sum(case((games.c.winner == s.upper(), 1), else_=0)).label(f"won_{s}")
-                 for s in "eswn"),
-               func.max(games.c.timed).label("timed"))
-        .group_by(games.c.sheet_id)
-        .subquery()
-    )
-
-    def by_seat(prefix, label):
-        return case(*((Seating.seat == s.upper(), per_sheet.c[f"{prefix}_{s}"]) for s in "esw"),
-                    else_=per_sheet.c[f"{prefix}_n"]).label(label)
 
     connection = db.session.connection()
-    rows = connection.execute(
-        select(Scoresheet.state, Seating.player_id.label("player"),
-               Round.number.label("round_no"), by_seat("sum", "points"),
-               by_seat("won", "games_won"), by_seat("best", "best_game"), per_sheet.c.games,
-               per_sheet.c.timed)
-        .join(Round, Round.id == Seating.round_id)
-        .join(Scoresheet, (Scoresheet.round_id == Seating.round_id)
-              & (Scoresheet.table_id == Seating.table_id))
-        .join(per_sheet, per_sheet.c.sheet_id == Scoresheet.id)
-        .where(Round.tournament_id == tournament_id)
-    ).all()
-    # The rows are (state, *RoundTotal): summed by the database, so ints already.
-    entered = [RoundTotal._make(row[1:-1]) for row in rows]
-    if void_wins:
-        entered = [total._replace(games_won=0) if row[-1] else total
-                   for row, total in zip(rows, entered, strict=True)]
-    official = [total for row, total in zip(rows, entered, strict=True)
-                if row[0] in final]
+    # Two plain reads joined here: the sheets with games (with their sums) and the seats.
+    # Cheaper than the database joining every seat to its sheet and picking its columns.
+    sheets = {
+        (round_id, table_id): sheet
+        for round_id, table_id, *sheet in connection.execute(
+            select(Scoresheet.round_id, Scoresheet.table_id, Round.number, Scoresheet.state,
+                   Scoresheet.games_count, Scoresheet.time_called,
+                   *(getattr(Scoresheet, f"{prefix}_{seat.lower()}")
+                     for prefix in ("total", "won", "best") for seat in SEATS))
+            .join(Round, Round.id == Scoresheet.round_id)
+            .where(Round.tournament_id == tournament_id, Scoresheet.games_count > 0))
+    }
+    entered: list[RoundTotal] = []
+    official: list[RoundTotal] = []
+    for round_id, table_id, seat, player in connection.execute(
+            select(Seating.round_id, Seating.table_id, Seating.seat, Seating.player_id)
+            .join(Round, Round.id == Seating.round_id)
+            .where(Round.tournament_id == tournament_id)):
+        sheet = sheets.get((round_id, table_id))
+        if sheet is None:
+            continue
+        round_no, state, games, timed = sheet[:4]
+        at = SEAT_COLUMN[seat]
+        total = RoundTotal(player, round_no, sheet[at],
+                           0 if void_wins and timed else sheet[at + 4], sheet[at + 8], games)
+        entered.append(total)
+        if state in final:
+            official.append(total)
     open_games = sum(total.games for total in entered) - sum(total.games for total in official)
     players = {
         pid: PlayerInfo(pid, number, name, bool(substitute), withdrawn)
