@@ -9,7 +9,7 @@ import random
 import pytest
 from sqlalchemy import select
 
-from blueprints.results import service
+from blueprints.results import standings, totals
 from core.rounds import ensure_round
 from models import (
     Competition,
@@ -108,18 +108,18 @@ def test_the_stored_sums_follow_every_change_of_a_game(director, seed):
     # Where time called voids a round's wins, it does so the same way both ways.
     rules = PRESETS["hidden-tile"]
     assert rules.time_called_zeroes == "round" and not rules.voided_round_wins
-    games = service.load_results(tournament.id, rules)
-    totals = service.load_round_totals(tournament.id, rules)
+    games = totals.load_results(tournament.id, rules)
+    summed = totals.load_round_totals(tournament.id, rules)
     main = ranking.Competition("main", "Overall", 1, 4)
-    assert main.standings_from_totals(totals.entered, totals.entrants) == \
+    assert main.standings_from_totals(summed.entered, summed.entrants) == \
         main.standings(games.entered, games.entrants)
 
 
 def assert_same_both_ways(tournament, mini):
     """The standings from the stored sums are those from every game's own points."""
-    games = service.load_results(tournament.id)
-    totals = service.load_round_totals(tournament.id)
-    assert totals.players == games.players and totals.open_games == games.open_games > 0
+    games = totals.load_results(tournament.id)
+    summed = totals.load_round_totals(tournament.id)
+    assert summed.players == games.players and summed.open_games == games.open_games > 0
     opted_in = {entry.player_id for entry in mini.entries}
     competitions = [
         (ranking.Competition("main", "Overall", 1, 4), None),
@@ -127,13 +127,13 @@ def assert_same_both_ways(tournament, mini):
         (ranking.Competition("m", "Mini", 3, 4, entrants_only=True), opted_in),
     ]
     for spec, only in competitions:
-        for from_games, from_totals in ((games.official, totals.official),
-                                        (games.entered, totals.entered)):
+        for from_games, from_totals in ((games.official, summed.official),
+                                        (games.entered, summed.entered)):
             expected = spec.standings(from_games, games.entrants, opted_in=only)
-            assert spec.standings_from_totals(from_totals, totals.entrants,
+            assert spec.standings_from_totals(from_totals, summed.entrants,
                                               opted_in=only) == expected
     # And the board the pages show is the one from every game.
-    board = service.board(tournament)
+    board = standings.board(tournament)
     main = ranking.Competition("main", "Overall", 1, 4)
     expected = main.standings(games.official, games.entrants)
     assert [(line.rank, line.player.id, line.total, line.games_won, line.per_round, line.tied)
