@@ -10,6 +10,7 @@ import re
 
 from sqlalchemy import case, select
 
+from core.words import SEATS
 from models import (
     GameEntry,
     Player,
@@ -78,8 +79,8 @@ def games_csv(tournament: Tournament) -> str:
         .join(Player, Player.id == Seating.player_id)
         .where(Round.tournament_id == tournament.id)
         .order_by(Round.number, Table.number, GameEntry.number,
-                  case((Seating.seat == "E", 0), (Seating.seat == "S", 1),
-                       (Seating.seat == "W", 2), else_=3))
+                  case(*((Seating.seat == seat, index)
+                         for index, seat in enumerate(SEATS[:-1])), else_=len(SEATS) - 1))
     )
     out = io.StringIO()
     writer = _csv_writer(out)
@@ -87,7 +88,7 @@ def games_csv(tournament: Tournament) -> str:
     for (round_no, table_no, game_no, seat, number, name, pe, ps, pw, pn, state,
          game) in rows:
         game = game or {}
-        points = {"E": pe, "S": ps, "W": pw, "N": pn}[seat]
+        points = dict(zip(SEATS, (pe, ps, pw, pn), strict=True))[seat]
         writer.writerow([
             round_no, table_no, game_no, seat, number, _text(name), points, state,
             game.get("outcome", ""), game.get("winner") or "", game.get("value") or "",

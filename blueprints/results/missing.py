@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 
 from core.lookup import rules_of
-from core.words import SheetState
+from core.words import SEATS, SheetState
 from models import (
     GameEntry,
     Player,
@@ -86,7 +86,7 @@ def missing_results(tournament: Tournament) -> list[RoundMissing]:
     ):
         tables = seats.setdefault(round_id, {})
         known = tables.get(table_id, (table_no, None, None))
-        if seat == "E":
+        if seat == SEATS[0]:  # East: who the director asks for at the table
             known = (table_no, name, number)
         tables[table_id] = known
     report = []

@@ -59,12 +59,8 @@ def load_results(tournament_id: int, rules: RuleSet | None = None) -> Results:
     final = rules.final_states if rules is not None else OFFICIAL_STATES
     void_wins = rules is not None and rules.time_called_zeroes == "round" and \
         not rules.voided_round_wins
-    points = case(
-        (Seating.seat == "E", GameEntry.points_e),
-        (Seating.seat == "S", GameEntry.points_s),
-        (Seating.seat == "W", GameEntry.points_w),
-        else_=GameEntry.points_n,
-    )
+    points = case(*((Seating.seat == seat, getattr(GameEntry, f"points_{seat.lower()}"))
+                    for seat in SEATS[:-1]), else_=GameEntry.points_n)
     won = (GameEntry.record["outcome"].as_string() == "mahjong") & (
         GameEntry.record["winner"].as_string() == Seating.seat)
     games = (
