@@ -22,8 +22,6 @@ from tournament.rules import RuleSet
 from tournament.standings import Entrant, GameResult, RoundTotal
 
 OFFICIAL_STATES = (SheetState.SUBMITTED, SheetState.VERIFIED)
-# Where a seat's total is in load_round_totals' sheet rows (its wins 4 on, its best 8 on).
-SEAT_COLUMN = {seat: 4 + index for index, seat in enumerate(SEATS)}
 
 
 @dataclass(frozen=True)
@@ -117,32 +115,27 @@ def load_round_totals(tournament_id: int, rules: RuleSet | None = None) -> Resul
     void_wins = rules is not None and rules.time_called_zeroes == "round" and \
         not rules.voided_round_wins
 
+    def by_seat(prefix, label):
+        return case(*((Seating.seat == seat, getattr(Scoresheet, f"{prefix}_{seat.lower()}"))
+                      for seat in SEATS[:-1]),
+                    else_=getattr(Scoresheet, f"{prefix}_{SEATS[-1].lower()}")).label(label)
+
     connection = db.session.connection()
-    # Two plain reads joined here: the sheets with games (with their sums) and the seats.
-    # Cheaper than the database joining every seat to its sheet and picking its columns.
-    sheets = {
-        (round_id, table_id): sheet
-        for round_id, table_id, *sheet in connection.execute(
-            select(Scoresheet.round_id, Scoresheet.table_id, Round.number, Scoresheet.state,
-                   Scoresheet.games_count, Scoresheet.time_called,
-                   *(getattr(Scoresheet, f"{prefix}_{seat.lower()}")
-                     for prefix in ("total", "won", "best") for seat in SEATS))
-            .join(Round, Round.id == Scoresheet.round_id)
-            .where(Round.tournament_id == tournament_id, Scoresheet.games_count > 0))
-    }
+    rows = connection.execute(
+        select(Scoresheet.state, Seating.player_id, Round.number, by_seat("total", "points"),
+               by_seat("won", "games_won"), by_seat("best", "best_game"),
+               Scoresheet.games_count, Scoresheet.time_called)
+        .join(Round, Round.id == Seating.round_id)
+        .join(Scoresheet, (Scoresheet.round_id == Seating.round_id)
+              & (Scoresheet.table_id == Seating.table_id))
+        .where(Round.tournament_id == tournament_id, Scoresheet.games_count > 0)
+    )
+    # One pass over thousands of rows: nothing per row beyond making its RoundTotal.
     entered: list[RoundTotal] = []
     official: list[RoundTotal] = []
-    for round_id, table_id, seat, player in connection.execute(
-            select(Seating.round_id, Seating.table_id, Seating.seat, Seating.player_id)
-            .join(Round, Round.id == Seating.round_id)
-            .where(Round.tournament_id == tournament_id)):
-        sheet = sheets.get((round_id, table_id))
-        if sheet is None:
-            continue
-        round_no, state, games, timed = sheet[:4]
-        at = SEAT_COLUMN[seat]
-        total = RoundTotal(player, round_no, sheet[at],
-                           0 if void_wins and timed else sheet[at + 4], sheet[at + 8], games)
+    for state, player, round_no, points, games_won, best_game, games, timed in rows:
+        total = RoundTotal(player, round_no, points, 0 if void_wins and timed else games_won,
+                           best_game, games)
         entered.append(total)
         if state in final:
             official.append(total)
