@@ -129,17 +129,19 @@ def load_round_totals(tournament_id: int, rules: RuleSet | None = None) -> Resul
         .join(Scoresheet, (Scoresheet.round_id == Seating.round_id)
               & (Scoresheet.table_id == Seating.table_id))
         .where(Round.tournament_id == tournament_id, Scoresheet.games_count > 0)
-    )
+    ).all()
     # One pass over thousands of rows: nothing per row beyond making its RoundTotal.
     entered: list[RoundTotal] = []
     official: list[RoundTotal] = []
+    open_games = 0
     for state, player, round_no, points, games_won, best_game, games, timed in rows:
         total = RoundTotal(player, round_no, points, 0 if void_wins and timed else games_won,
                            best_game, games)
         entered.append(total)
         if state in final:
             official.append(total)
-    open_games = sum(total.games for total in entered) - sum(total.games for total in official)
+        else:
+            open_games += games
     players = {
         pid: PlayerInfo(pid, number, name, bool(substitute), withdrawn)
         for pid, number, name, substitute, withdrawn in connection.execute(
