@@ -57,6 +57,7 @@ def read_announcements(data: dict, into: Into) -> None:
             created_at=_instant(entry.get("created_at")))
         db.session.add(announcement)
         announcements.append(announcement)
+    db.session.flush()  # the tie-breaks and the audit name these rows by their ids
 
 
 def read_tiebreaks(data: dict, into: Into) -> None:
@@ -83,3 +84,4 @@ def read_tiebreaks(data: dict, into: Into) -> None:
             recorded_at=_instant(entry.get("recorded_at")))
         db.session.add(tiebreak)
         tiebreaks.append(tiebreak)
+    db.session.flush()
