@@ -431,7 +431,7 @@ def check_database(database_url: str, seed: Seed, expected=None) -> list[str]:
 
 
 def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[str]:
-    """blueprints.results.service.board() for a finished event: `tables` x 4 players after
+    """blueprints.results.standings.board() for a finished event: `tables` x 4 players after
     `rounds` rounds of four games, every sheet submitted. Seeded straight into the database
     (the round end above already exercises the HTTP path); timed in this process, with the
     number of SQL statements it runs."""
@@ -443,7 +443,7 @@ def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[st
     from blueprints.auth.service import create_user
     from blueprints.director.seating import seat_round_one
     from blueprints.director.tournaments import create_tournament
-    from blueprints.results.service import board
+    from blueprints.results.standings import board
     from core.rounds import ensure_round
     from models import GameEntry, Player, Scoresheet, db, utcnow
     from tournament.rules import PRESETS as presets
@@ -485,7 +485,7 @@ def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[st
             event.remove(db.engine, "before_cursor_execute", listener)
         # The same main standings from every game, as they were computed before: the
         # database's summing against Python's, in the same conditions.
-        from blueprints.results.service import load_results
+        from blueprints.results.totals import load_results
         from tournament.standings import Competition
 
         every_game = []
