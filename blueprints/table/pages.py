@@ -123,6 +123,12 @@ def stamp(form, view, keep_key: bool = True) -> None:
         form.request_key.data = new_request_key()
 
 
+def sent(form) -> dict:
+    """The sheet version and the request key a form carries, as every sheet write takes
+    them (a form without a version is always stale)."""
+    return dict(version=form.version.data or 0, key=form.request_key.data)
+
+
 def versioned(form_class, view, **data):
     form = form_class(formdata=None, **data)
     stamp(form, view, keep_key=False)

@@ -145,11 +145,6 @@ def begin_write(sheet: Scoresheet, version: int | None, key: str | None, *,
     return sheet
 
 
-def every_game_entered(sheet: Scoresheet, table: Table, field: str, message: str) -> None:
-    if len(sheet.games) < table.tournament.games_per_round:
-        raise SheetError(field, message)
-
-
 def _hand_the_phone(round_: Round, table: Table, seat: str, number: int) -> str:
     """The missing game initials, said to East, who holds the phone."""
     player = seats_of(round_, table).get(seat)

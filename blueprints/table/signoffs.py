@@ -2,8 +2,8 @@
 initials beside their round total or (where every player signs each game) beside one game,
 West's check of East's sheet, East submitting the round and a table guide verifying it.
 
-Each is one unit of work with the steps every sheet write shares (blueprints.table.
-sheet_writes: the version bump, the request key, the refusals)."""
+Each is one unit of work with the steps every sheet write shares (the version bump, the
+request key and the refusals of blueprints.table.sheet_writes)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from .sheet_writes import (
     SheetError,
     begin_write,
     check_initials,
-    every_game_entered,
     scoped,
     sheet_and_key,
     sheet_write,
@@ -35,6 +34,11 @@ def player_initials(player: Player | None, seat: str) -> str:
     return letters.upper()[:8] or seat
 
 
+def _every_game_entered(sheet: Scoresheet, table: Table, field: str, message: str) -> None:
+    if len(sheet.games) < table.tournament.games_per_round:
+        raise SheetError(field, message)
+
+
 @sheet_write
 def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
                version: int | None, key: str | None) -> Scoresheet:
@@ -44,7 +48,7 @@ def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
     sheet, key = sheet_and_key(round_, table, key, "initial", seat)
     initials = check_initials(initials, f"initials_{seat}")
     sheet = begin_write(sheet, version, key)
-    every_game_entered(sheet, table, f"initials_{seat}", "Enter every game first (or record "
+    _every_game_entered(sheet, table, f"initials_{seat}", "Enter every game first (or record "
                         "the rest as time called), then initial the round total.")
     current = next((s for s in sheet.signoffs if s.seat == seat), None)
     before = current.initials if current else None
@@ -96,7 +100,7 @@ def west_check(table: Table, round_: Round, *, version: int | None,
                          "sheet.")
     sheet, key = sheet_and_key(round_, table, key, "west-check")
     sheet = begin_write(sheet, version, key)
-    every_game_entered(sheet, table, "west", "Enter every game first (or record the rest "
+    _every_game_entered(sheet, table, "west", "Enter every game first (or record the rest "
                         "as time called), then West checks the sheet.")
     initials = player_initials(seats_of(round_, table).get("W"), "W")
     sheet.west_checked_at, sheet.west_initials = utcnow(), initials
@@ -113,7 +117,7 @@ def submit_sheet(table: Table, round_: Round, *, version: int | None,
     rules = rules_of(table.tournament)
     sheet, key = sheet_and_key(round_, table, key, "submit")
     sheet = begin_write(sheet, version, key, locked="This sheet was already submitted.")
-    every_game_entered(sheet, table, "submit", "Enter every game first (or record the "
+    _every_game_entered(sheet, table, "submit", "Enter every game first (or record the "
                         "rest as time called).")
     signed = {s.seat for s in sheet.signoffs}
     missing = [SEAT_NAMES[s] for s in SEATS if s not in signed]

@@ -16,7 +16,7 @@ from core.words import SEAT_NAMES, staff_actor
 
 from . import sheet_writes, signoffs
 from .forms import EndRoundForm, GameForm, VerifyForm
-from .pages import CONFLICT, answer, bp, link, stamp, versioned
+from .pages import CONFLICT, answer, bp, link, sent, stamp, versioned
 from .sheet_view import seats_of, sheet_view, table_by_number
 from .table_views import entry_context, render_entry
 
@@ -78,8 +78,7 @@ def verify(tournament_id, table_no, round_no):
     sheet = sheet_for(g.round, g.table)
     if sheet is None:
         return director_page(422, errors={"verify": "This table has entered no game yet."})
-    return answer(lambda: signoffs.verify_sheet(
-        sheet, current_user, version=form.version.data or 0, key=form.request_key.data),
+    return answer(lambda: signoffs.verify_sheet(sheet, current_user, **sent(form)),
         target=url_for("table.director_sheet", **_ids()), message="Sheet verified.",
         refused=lambda error, status: director_page(status, **(
             {"conflict": CONFLICT} if isinstance(error, Conflict)
@@ -105,8 +104,7 @@ def end_round(tournament_id, table_no, round_no):
         return director_page(status, end_form=form, errors={field: error.message})
 
     return answer(lambda: sheet_writes.end_table_round(
-        table, rnd, reason=form.reason.data or "", points=points, user=current_user,
-        version=form.version.data or 0, key=form.request_key.data),
+        table, rnd, reason=form.reason.data or "", points=points, user=current_user, **sent(form)),
         target=url_for("table.director_sheet", **_ids()),
         message=f"Table {table.number}'s round {rnd.number} ended.", refused=refused)
 
@@ -151,7 +149,7 @@ def amend(tournament_id, table_no, round_no, game_no):
 
     return answer(lambda: sheet_writes.save_game(
         table, rnd, game_no, form.record(view.rules), initials=form.initials.data or "",
-        note=form.note.data or "", version=form.version.data or 0, key=form.request_key.data,
+        note=form.note.data or "", **sent(form),
         actor=staff_actor(current_user, "director"), user=current_user,
         reason=form.reason.data or "", director=True),
         target=back, message=f"Game {game_no} amended.", refused=refused)

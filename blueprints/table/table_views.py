@@ -30,6 +30,7 @@ from .pages import (
     link,
     page_context,
     query_int,
+    sent,
     stamp,
     table_round,
     versioned,
@@ -176,7 +177,7 @@ def save_game(code, number):
     return answer(lambda: sheet_writes.save_game(
         table, rnd, form.game_no.data or 0, form.record(rules),
         initials=form.initials.data or "", note=form.note.data or "",
-        version=form.version.data or 0, key=form.request_key.data,
+        **sent(form),
         expect_new=form.entered_as.data != "correction"),
         target=link("table.page", table, rnd.number),
         message=f"Game {form.game_no.data} saved.", refused=refused, again=True)
@@ -233,14 +234,13 @@ def time_called(code, number):
     form = TimeCalledForm()
     if not form.confirm.data:
         return review_page(table, rnd, status=422, errors={"time": TIME_NOT_CONFIRMED})
-    return answer(lambda: sheet_writes.record_time_called(
-        table, rnd, version=form.version.data or 0, key=form.request_key.data),
-        target=link("table.review", table, rnd.number),
-        message="The remaining games are recorded as time called.",
-        # said where the conflict is: the sheet changed, or time can no longer be called
-        refused=lambda error, status: review_page(
-            table, rnd, status=409,
-            conflict=CONFLICT if isinstance(error, Conflict) else error.message))
+    return answer(lambda: sheet_writes.record_time_called(table, rnd, **sent(form)),
+                  target=link("table.review", table, rnd.number),
+                  message="The remaining games are recorded as time called.",
+                  # said as a conflict: the sheet changed, or time can no longer be called
+                  refused=lambda error, status: review_page(
+                      table, rnd, status=409,
+                      conflict=CONFLICT if isinstance(error, Conflict) else error.message))
 
 
 @bp.get("/<code>/<int:number>/review")
@@ -258,8 +258,7 @@ def initial(code, number):
     form = InitialForm()
     seat = form.seat.data or ""
     return answer(lambda: signoffs.sign_round(
-        table, rnd, seat, form.initials.data or "", version=form.version.data or 0,
-        key=form.request_key.data),
+        table, rnd, seat, form.initials.data or "", **sent(form)),
         target=link("table.review", table, rnd.number),
         message=f"{SEAT_NAMES.get(seat, seat)} initialled.",
         refused=review_again(forms={seat: form} if seat in SEATS else None))
@@ -273,8 +272,7 @@ def initial_game(code, number):
     form = GameInitialForm()
     seat = form.seat.data or ""
     return answer(lambda: signoffs.initial_game(
-        table, rnd, form.game_no.data or 0, seat, version=form.version.data or 0,
-        key=form.request_key.data),
+        table, rnd, form.game_no.data or 0, seat, **sent(form)),
         target=link("table.review", table, rnd.number),
         message=f"{SEAT_NAMES.get(seat, seat)} initialled game {form.game_no.data}.",
         refused=review_again("game_initials"))
@@ -284,21 +282,17 @@ def initial_game(code, number):
 @table_round
 def west_check(code, number):
     """West has checked East's sheet."""
-    table, rnd = g.table, g.round
     form = WestCheckForm()
-    return answer(lambda: signoffs.west_check(
-        table, rnd, version=form.version.data or 0, key=form.request_key.data),
-        target=link("table.review", table, rnd.number), message="West checked the sheet.",
-        refused=review_again("west"))
+    return answer(lambda: signoffs.west_check(g.table, g.round, **sent(form)),
+                  target=link("table.review", g.table, g.round.number),
+                  message="West checked the sheet.", refused=review_again("west"))
 
 
 @bp.post("/<code>/<int:number>/submit")
 @table_round
 def submit(code, number):
     """East submits the round: the sheet is locked."""
-    table, rnd = g.table, g.round
     form = SubmitForm()
-    return answer(lambda: signoffs.submit_sheet(
-        table, rnd, version=form.version.data or 0, key=form.request_key.data),
-        target=link("table.page", table, rnd.number), message="Round submitted. Thank you!",
-        refused=review_again("submit"))
+    return answer(lambda: signoffs.submit_sheet(g.table, g.round, **sent(form)),
+                  target=link("table.page", g.table, g.round.number),
+                  message="Round submitted. Thank you!", refused=review_again("submit"))
