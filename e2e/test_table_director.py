@@ -13,8 +13,9 @@ from e2e.test_table_round import seed
 
 
 def submit_four_wall_games(live_server, code):
-    from blueprints.table import service
+    from blueprints.table import sheet_writes, signoffs
     from core.rounds import round_row
+    from core.sheets import sheet_for
     from models import Tournament, db
 
     with live_server.app_context():
@@ -23,16 +24,16 @@ def submit_four_wall_games(live_server, code):
         rnd = round_row(tournament, 1)
 
         def version():
-            sheet = service.sheet_for(rnd, table)
+            sheet = sheet_for(rnd, table)
             return sheet.version if sheet else 1
 
         for number in range(1, 5):
-            service.save_game(table, rnd, number, {"outcome": "wall"}, initials="CC",
-                              version=version(), key=secrets.token_hex(8))
+            sheet_writes.save_game(table, rnd, number, {"outcome": "wall"}, initials="CC",
+                                   version=version(), key=secrets.token_hex(8))
         for seat in "ESWN":
-            service.sign_round(table, rnd, seat, seat * 2, version=version(),
-                               key=secrets.token_hex(8))
-        service.submit_sheet(table, rnd, version=version(), key=secrets.token_hex(8))
+            signoffs.sign_round(table, rnd, seat, seat * 2, version=version(),
+                                key=secrets.token_hex(8))
+        signoffs.submit_sheet(table, rnd, version=version(), key=secrets.token_hex(8))
 
 
 def test_director_amends_with_a_reason_and_verifies(live_server, page):

@@ -2,9 +2,8 @@
 initials, submit, time called, verify, and the director's amendment.
 
 `GameForm.record()` turns what East tapped into a game record for tournament.scoring;
-`GameForm.plan()` says which steps apply and which to reveal next (with JavaScript the
-later steps stay hidden until the earlier ones are answered; without it every step that
-applies is shown, as one long form)."""
+which steps of it apply and which comes next is the wizard's (blueprints.table.entry).
+MAX_ROW_NUMBER and small_int are read here by other audiences too."""
 
 from __future__ import annotations
 
@@ -22,28 +21,14 @@ from wtforms import (
 from wtforms.validators import Optional
 from wtforms.widgets import HiddenInput
 
+from core.words import MAX_ROW_NUMBER, SEATS
 from tournament.rules import RuleSet
 from tournament.scoring import InvalidGame
 
-SEATS = ("E", "S", "W", "N")
-MAX_ROW_NUMBER = 2**31 - 1  # the largest INTEGER column value (PostgreSQL)
 MAX_TYPED = 9999  # card values, exposures: four digits at most
 COMMON_VALUES = (25, 30, 35, 40, 50)
 VALUE_CHOICES = [(str(v), str(v)) for v in COMMON_VALUES]
 EXPOSURE_CHOICES = [(str(n), str(n)) for n in range(5)]
-
-# Which step shows the error of each record key.
-FIELD_STEP = {
-    "outcome": "outcome", "winner": "winner", "value": "value", "self_picked": "win_by",
-    "heavenly": "win_by", "joker_exchange": "win_by", "discarder": "thrower",
-    "exposures": "exposures",
-    "misnamed_discard": "thrower", "quint": "hand", "jokerless": "hand",
-    "singles_and_pairs": "hand", "misnamer": "misnamer", "intact": "intact",
-    "dead": "extras", "in_error": "extras", "penalties": "extras", "adjustments": "outcome",
-    "initials": "sign", "reason": "reason", "sheet": "sheet", "game": "sheet",
-    "note": "extras",
-}
-
 
 class Unanswered(InvalidGame):
     """A question that changes the score is not answered yet: the wizard asks it next, a
@@ -120,15 +105,6 @@ class GameForm(VersionedForm):
     reason = TextAreaField("Reason for the change", validators=[Optional()])
 
     # ---- reading what was tapped ------------------------------------------------------
-
-    def outcome_choices(self, rules: RuleSet) -> list[tuple[str, str]]:
-        choices = [("mahjong", "Mah Jongg"), ("wall", "Wall game"), ("time", "Time called")]
-        if rules.misnamed_tile_game:
-            choices.append(("misnamed_tile", "Misnamed discard: game ends"))
-        if rules.mah_jongg_in_error:
-            choices += [("error_all_exposed", "Mah Jongg in error, all hands exposed"),
-                        ("error_one_intact", "Mah Jongg in error, one hand intact")]
-        return choices
 
     def card_value(self) -> int | None:
         typed = (self.value_other.data or "").strip()
@@ -225,51 +201,6 @@ class GameForm(VersionedForm):
                 p["seat"] for p in record.get("penalties", []) if p["kind"] == kind]
         self.note.data = note
 
-    # ---- which steps to show ------------------------------------------------------------
-
-    def plan(self, rules: RuleSet) -> dict[str, str]:
-        """{step: "show" | "later" | "skip"}: "later" steps apply but wait (with
-        JavaScript) for an earlier answer; "skip" steps do not apply to this game.
-        plan["next"] names the step to answer next (once all are answered: the hand's
-        specials for a Mah Jongg, else the scores)."""
-        outcome = self.outcome.data
-        mahjong = outcome == "mahjong"
-        thrown = mahjong and self.win_by.data == "thrown"
-        try:
-            has_value = self.card_value() is not None
-        except InvalidGame:
-            has_value = True
-        required = [
-            ("outcome", True, bool(outcome)),
-            ("winner", mahjong, bool(self.winner.data)),
-            ("value", mahjong, has_value),
-            ("win_by", mahjong, bool(self.win_by.data)),
-            ("thrower", thrown, bool(self.thrower.data)),
-            ("exposures", thrown, bool(self.exposures.data)),
-            ("misnamer", outcome == "misnamed_tile", bool(self.misnamer.data)),
-            ("in_error", outcome in ("error_all_exposed", "error_one_intact"),
-             bool(self.in_error.data)),
-            ("intact", outcome == "error_one_intact", bool(self.intact.data)),
-        ]
-        plan: dict[str, str] = {}
-        waiting = False
-        for step, applies, answered in required:
-            if not applies:
-                plan[step] = "skip"
-                continue
-            plan[step] = "later" if waiting else "show"
-            if not answered and not waiting:
-                waiting = True
-                plan["next"] = step
-        final = "later" if waiting else "show"
-        plan["hand"] = final if mahjong else "skip"
-        plan["quint"] = ("show" if thrown and self.exposures.data == "2"
-                         and rules.quint_two_exposure_penalty is not None else "skip")
-        plan["extras"] = final if outcome and outcome != "time" else "skip"
-        plan["sign"] = final
-        plan.setdefault("next", "hand" if mahjong else "scores")
-        return plan
-
 
 class InitialForm(VersionedForm):
     seat = HiddenField()
@@ -305,7 +236,7 @@ class EndRoundForm(VersionedForm):
     def points(self) -> tuple[dict[str, int], str | None]:
         """Points per seat (empty: 0), or the seat whose entry is not a whole number."""
         out = {}
-        for seat in "ESWN":
+        for seat in SEATS:
             text = (getattr(self, f"points_{seat}").data or "").strip()
             negative = text.startswith("-")
             value = small_int(text.lstrip("+-"), 500) if text else 0

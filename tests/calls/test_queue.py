@@ -367,12 +367,12 @@ def test_history_lists_every_call_with_its_times_and_wait_statistics(
 def test_an_adjustment_on_a_game_already_entered_rescores_it(client, tournament, place,
                                                              table):
     """Game 1 is on the sheet (a wall game: +10 each); the ruling takes 10 from North."""
-    import blueprints.table.service as table_service
+    import blueprints.table.sheet_writes as table_writes
     from core.rounds import round_row
 
     rnd = round_row(tournament, 1)
-    table_service.save_game(table, rnd, 1, {"outcome": "wall"}, initials="AB",
-                            version=1, key=None, actor="East")
+    table_writes.save_game(table, rnd, 1, {"outcome": "wall"}, initials="AB",
+                           version=1, key=None, actor="East")
     call = place("tile_count")
     response = client.post(queue_url(tournament, f"/{call.id}/resolve"), data={
         "ruling": "North had 12 tiles", "seat": "N", "points": "-10", "game_no": "1"})

@@ -42,12 +42,12 @@ class TableClient:
         return self.client.post(self.url(path, **params), data=data, headers=headers or {})
 
     def sheet(self, round_no=1):
-        from blueprints.table import service
+        from core.sheets import sheet_for
 
         rnd = db.session.scalar(db.select(Round).where(
             Round.tournament_id == self.tournament.id, Round.number == round_no))
         db.session.expire_all()
-        return service.sheet_for(rnd, self.table)
+        return sheet_for(rnd, self.table)
 
     def version(self, round_no=1):
         sheet = self.sheet(round_no)

@@ -7,10 +7,10 @@ import secrets
 
 import pytest
 
-from blueprints.table import service
+from blueprints.table.entry import preview
 from core import sheets
 from core.lookup import rules_of
-from models import AuditEvent, TournamentStaff, db
+from models import AuditEvent, Scoresheet, TournamentStaff, db
 from tests.conftest import make_user, sign_in
 from tournament.scoring import InvalidGame
 
@@ -180,7 +180,7 @@ def test_an_amendment_keeps_the_call_ruling_adjustments(client, east, tnt, direc
     game = east.sheet().games[0]
     assert game.record["adjustments"] == [
         {"seat": "N", "points": -10, "reason": "ruling: tile count"}]
-    scored = service.preview(rules_of(tnt), {
+    scored = preview(rules_of(tnt), {
         "outcome": "mahjong", "winner": "S", "value": 25, "self_picked": True}).points
     assert game.points == {**scored, "N": scored["N"] - 10}
 
@@ -206,5 +206,5 @@ def test_add_adjustment_finds_a_sheet_the_table_created_meanwhile(app, east, dir
     db.session.commit()
     monkeypatch.undo()
     assert east.sheet().games[0].points["N"] == 0
-    assert db.session.scalar(db.select(db.func.count()).select_from(service.Scoresheet)) == 1
+    assert db.session.scalar(db.select(db.func.count()).select_from(Scoresheet)) == 1
     assert db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "call.resolve"))

@@ -10,7 +10,7 @@ import secrets
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from blueprints.table import service
+from blueprints.table.sheet_writes import save_game
 from core import sheets as core_sheets
 from core.rounds import ensure_round
 from models import GameEntry, Round, Scoresheet, db, utcnow
@@ -162,7 +162,7 @@ def test_a_second_integrity_error_is_not_retried_again(east, monkeypatch):
     rnd = db.session.scalar(db.select(Round).where(Round.tournament_id == table.tournament_id,
                                                    Round.number == 1))
     with pytest.raises(IntegrityError):
-        service.save_game(table, rnd, 1, {"outcome": "wall"}, initials="W", version=1,
+        save_game(table, rnd, 1, {"outcome": "wall"}, initials="W", version=1,
                           key="once")
     assert sheets() == 0
 
@@ -171,7 +171,7 @@ def test_ensure_sheet_never_commits_on_its_own(east):
     table = east.table
     rnd = db.session.scalar(db.select(Round).where(Round.tournament_id == table.tournament_id,
                                                    Round.number == 1))
-    service.ensure_sheet(rnd, table)
+    core_sheets.ensure_sheet(rnd, table)
     db.session.rollback()
     assert sheets() == 0
 

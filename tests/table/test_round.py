@@ -7,7 +7,7 @@ import secrets
 
 import pytest
 
-from models import GameEntry, Round, db, utcnow
+from models import AuditEvent, GameEntry, Round, db, utcnow
 
 
 def games(east, round_no=1):
@@ -89,6 +89,17 @@ def test_review_initials_submit_and_lock(east):
     assert "Only the director" in response.get_data(as_text=True)
     assert games(east)[3].record == {"outcome": "time"}
     assert east.get("/game").status_code == 303
+
+
+def test_the_audit_names_the_table_and_the_seat_that_acted(east):
+    play_round(east)
+    initial_all(east)
+    assert east.post("/submit", form(east)).status_code == 303
+    actors = dict(db.session.execute(db.select(AuditEvent.action, AuditEvent.actor)
+                                     .order_by(AuditEvent.id)).all())
+    assert actors["game.save"] == actors["sheet.submit"] == "Table 1 (East)"
+    assert actors["round.initial"] == "Table 1 (North)"  # the last of the four
+    assert east.sheet().submitted_by == "Table 1 (East)"
 
 
 def test_initials_need_every_game_entered(east):

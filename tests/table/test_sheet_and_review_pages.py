@@ -8,7 +8,7 @@ import html
 import re
 import secrets
 
-from blueprints.table import service
+from blueprints.table import sheet_writes
 from core import sheets
 from models import Round, Tournament, User, db, utcnow
 
@@ -246,7 +246,7 @@ def test_save_game_scores_under_the_rules_stored_now_not_a_stale_copy(east):
     rnd = db.session.scalar(db.select(Round).where(Round.tournament_id == tournament.id,
                                                    Round.number == 1))
     with count_queries() as queries:
-        sheet = service.save_game(east.table, rnd, 1, {"outcome": "wall"}, initials="WW",
+        sheet = sheet_writes.save_game(east.table, rnd, 1, {"outcome": "wall"}, initials="WW",
                                   version=1, key=secrets.token_urlsafe(8))
     assert sheet.games[0].points == dict.fromkeys("ESWN", 5)
     assert any(re.search(r"FROM tournament\b(?!_)", q) for q in queries.statements)

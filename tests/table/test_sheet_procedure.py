@@ -9,7 +9,7 @@ import secrets
 
 import pytest
 
-from blueprints.table.service import seats_of
+from blueprints.table.sheet_view import seats_of
 from core import sheets
 from models import AuditEvent, Tournament, db
 from tests.table.conftest import TableClient

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from blueprints.table import service
+from blueprints.table import sheet_writes
 from blueprints.table.forms import GameForm, Unanswered
 from models import Round, db
 from tests.table.conftest import TableClient
@@ -104,9 +104,9 @@ def test_the_service_refuses_a_mah_jongg_after_time_under_hidden_tile(east_htm):
     # hidden-tile: "If the game is unfinished, every player at that table receives 0 points
     # for the round." and "Each round ends immediately when the chime sounds."
     table, rnd = east_htm.table, round_one(east_htm)
-    service.save_game(table, rnd, 1, {"outcome": "time"}, initials="WW", version=1, key="a")
+    sheet_writes.save_game(table, rnd, 1, {"outcome": "time"}, initials="WW", version=1, key="a")
     with pytest.raises(InvalidGame) as refused:
-        service.save_game(table, rnd, 2, {"outcome": "mahjong", "winner": "S", "value": 30,
+        sheet_writes.save_game(table, rnd, 2, {"outcome": "mahjong", "winner": "S", "value": 30,
                                           "self_picked": True},
                           initials="SS", version=2, key="b")
     assert "every game of it scores 0" in refused.value.message
@@ -139,8 +139,8 @@ def test_a_key_used_at_another_table_saves_this_tables_game(client, tnt):
 
 def test_a_key_reused_for_another_game_at_the_same_table_is_a_new_request(east):
     table, rnd = east.table, round_one(east)
-    service.save_game(table, rnd, 1, {"outcome": "wall"}, initials="WW", version=1, key="k")
-    service.save_game(table, rnd, 2, {"outcome": "wall"}, initials="WW", version=2, key="k")
+    sheet_writes.save_game(table, rnd, 1, {"outcome": "wall"}, initials="WW", version=1, key="k")
+    sheet_writes.save_game(table, rnd, 2, {"outcome": "wall"}, initials="WW", version=2, key="k")
     assert [g.number for g in games(east)] == [1, 2]
 
 

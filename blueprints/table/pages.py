@@ -1,0 +1,155 @@
+"""The table blueprint and what its pages share: the loader of a page a table's QR link
+opens (/t/<code>/<number>?k=<token>; the token is checked on every URL, GET and POST), its
+links, the one answer to a sheet write (done, or the page again with the refusal) and the
+context of the table's page (the live blueprint shows it too).
+
+Thin: the pages parse the form, call the writes (sheet_writes, signoffs) and render the
+page or, for htmx, its partial. Every write answers a plain post with a redirect, so
+nothing needs JavaScript."""
+
+from __future__ import annotations
+
+import functools
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+
+from blueprints.common import new_request_key, wants_partial
+from core import sheets
+from core.errors import Conflict, Replay
+from core.lookup import BadLink, table_link
+from core.words import MAX_ROW_NUMBER
+from tournament.errors import FieldError
+
+from .forms import TimeCalledForm, small_int
+from .sheet_view import next_tables
+
+bp = Blueprint("table", __name__, url_prefix="/t")
+
+CONFLICT = ("Someone changed this sheet from another phone while you were entering. The "
+            "sheet below is the current one. Check it: if your game is not there, tap "
+            "Save again.")
+
+
+@bp.errorhandler(BadLink)
+def bad_link(error):
+    """A wrong or rotated token: a plain page, nothing about the table."""
+    return render_template("table/invalid_link.html"), 404
+
+
+def query_int(name: str) -> int | None:
+    """A whole number from the query string, or None when it is missing, not plain ASCII
+    digits ("²" passes str.isdigit but not int) or too big for an SQL INTEGER."""
+    return small_int(request.args.get(name), MAX_ROW_NUMBER)
+
+
+def _round(table, round_no: int | None):
+    """The round asked for (r=), or the table's current round; 404 for an unseated one."""
+    if round_no:
+        state = sheets.poll_state(table, round_no)
+        if state is None:
+            abort(404)
+        return state.round
+    return sheets.current_round(table)
+
+
+def table_round(view):
+    """@table_link, and the round this request is for on g.round: r= in the query (or the
+    form's round_no), else the table's current round; 404 when the table has no such
+    seated round."""
+
+    @table_link
+    @functools.wraps(view)
+    def wrapper(*args, **kwargs):
+        asked = query_int("r") or small_int(request.form.get("round_no"), MAX_ROW_NUMBER)
+        g.round = _round(g.table, asked)
+        if g.round is None:
+            abort(404)
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def link(endpoint: str, table, round_no: int | None = None, **values) -> str:
+    return url_for(endpoint, code=table.tournament.code, number=table.number, k=table.token,
+                   r=round_no, **values)
+
+
+def done(target: str, message: str | None = None):
+    """Success: a redirect for a plain post, HX-Redirect for htmx."""
+    # a resend after a lost reply must not say it twice
+    if message and ("message", message) not in session.get("_flashes", []):
+        flash(message)
+    if wants_partial():
+        response = make_response("", 200)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, code=303)
+
+
+def answer(write, *, target: str, message: str | None = None, refused, again: bool = False):
+    """Run one sheet write and answer it: the one place the table's refusals become
+    answers. Applied: done (a redirect to `target`, saying `message`); applied already (a
+    resend after a lost reply): done too, for the person who sent it it simply worked
+    (the message said again only with `again`). Otherwise `refused(error, status)` shows
+    the page again: 409 for a conflict (the sheet changed meanwhile: the page reads it as
+    it is now, the write's unit having rolled back), else the refusal's own status (422
+    unless it says 409: the sheet as it stands, not the answer, refuses it)."""
+    try:
+        write()
+    except Replay:
+        return done(target, message if again else None)
+    except Conflict as error:
+        return refused(error, error.status)
+    except FieldError as error:
+        return refused(error, getattr(error, "status", 422))
+    return done(target, message)
+
+
+def stamp(form, view, keep_key: bool = True) -> None:
+    form.version.data = view.version
+    form.round_no.data = view.round.number
+    if not (keep_key and form.request_key.data):
+        form.request_key.data = new_request_key()
+
+
+def sent(form) -> dict:
+    """The sheet version and the request key a form carries, as every sheet write takes
+    them (a form without a version is always stale)."""
+    return dict(version=form.version.data or 0, key=form.request_key.data)
+
+
+def versioned(form_class, view, **data):
+    form = form_class(formdata=None, **data)
+    stamp(form, view, keep_key=False)
+    return form
+
+
+def page_context(table, view, clock_state: str | None = None) -> dict:
+    """What the table's page (and its live panel) shows around the sheet."""
+    rnd = view.round
+    clock_state = clock_state or sheets.clock_state(rnd)
+    return dict(
+        tournament=table.tournament, table=table, view=view,
+        next_tables=next_tables(rnd, table),
+        clock_state=clock_state,
+        # the time-called form is offered up front only once this round's time is up
+        time_up=clock_state in ("time_up", "ended"),
+        page_url=link("table.page", table, rnd.number),
+        entry_url=link("table.entry", table, rnd.number),
+        review_url=link("table.review", table, rnd.number),
+        time_form=versioned(TimeCalledForm, view),
+        time_url=link("table.time_called", table, rnd.number),
+        other_open=sheets.open_rounds_before(table, rnd.number),
+        correct_link=lambda game_no: link("table.entry", table, rnd.number, g=game_no),
+    )

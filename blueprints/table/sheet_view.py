@@ -1,0 +1,299 @@
+"""A table's sheet as its pages show it: who sits where and where they go next, every
+game entered with its scores and the sentence that says who won, the totals, the initials
+and what still stands between the table and submitting.
+
+Read only: the writes are in blueprints.table.sheet_writes. Points are read as stored
+(GameEntry keeps the EFFECTIVE points, see core.sheets); the score lines are recomputed
+from the records under the tournament's RuleSet to show how each total came about."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy import func, select
+
+from core.lookup import movement_of, rules_of
+from core.rounds import imported_plan, round_row
+from core.sheets import sheet_for
+from core.words import OUTCOME_LABELS, SEAT_NAMES, SEATS, SheetState, ruling_label
+from models import Player, Round, Scoresheet, Seating, Table, Tournament, User, db
+from tournament.movement import table_for
+from tournament.rules import RuleSet
+from tournament.scoring import Game, InvalidGame, ScoreLine, round_lines
+
+
+def table_by_number(tournament: Tournament, number: int) -> Table | None:
+    return db.session.scalar(
+        select(Table).where(Table.tournament_id == tournament.id, Table.number == number)
+    )
+
+
+def seats_of(round_: Round, table: Table) -> dict[str, Player]:
+    """{seat: player} at this table in this round, in E, S, W, N order."""
+    rows = db.session.execute(
+        select(Seating.seat, Player).join(Player, Player.id == Seating.player_id)
+        .where(Seating.round_id == round_.id, Seating.table_id == table.id)
+    )
+    found = {seat: player for seat, player in rows}
+    return {seat: found[seat] for seat in SEATS if seat in found}
+
+
+def next_tables(round_: Round, table: Table) -> dict[str, int | None]:
+    """{seat: table number next round} for this table's players (None after the last
+    round). The next round's stored seating when it exists, else tournament.movement."""
+    tournament = table.tournament
+    if round_.number >= tournament.rounds:
+        return dict.fromkeys(SEATS)
+    nxt = round_row(tournament, round_.number + 1)
+    seats = seats_of(round_, table)
+    answer: dict[str, int | None] = {}
+    stored: dict[int, int] = {}
+    if nxt is not None:
+        rows = db.session.execute(
+            select(Seating.player_id, Table.number).join(Table, Table.id == Seating.table_id)
+            .where(Seating.round_id == nxt.id)
+        )
+        stored = dict(rows.all())
+    # Counted, not loaded: every table page would otherwise load all the event's tables.
+    tables = db.session.scalar(select(func.count(Table.id))
+                               .where(Table.tournament_id == tournament.id))
+    imported = None
+    if nxt is None and movement_of(tournament) == "imported":
+        plan = imported_plan(tournament, round_.number + 1) or {}
+        imported = {pid: number for number, by_seat in plan.items()
+                    for pid in by_seat.values()}
+    for seat in SEATS:
+        player = seats.get(seat)
+        if player is not None and player.id in stored:
+            answer[seat] = stored[player.id]
+        elif imported is not None:
+            answer[seat] = imported.get(player.id) if player is not None else None
+        else:
+            answer[seat] = table_for(seat, table.number, 2, tables)
+    return answer
+
+
+# ---- the sheet as shown -----------------------------------------------------------------
+
+
+@dataclass
+class GameRow:
+    number: int
+    outcome: str
+    label: str
+    detail: str
+    points: dict[str, int]
+    lines: list[ScoreLine]
+    signer: str | None
+    initials: str
+    note: str
+    record: dict[str, Any]
+    seat_initials: dict[str, str] = field(default_factory=dict)
+    sentence: str = ""
+
+    @property
+    def adjustments(self) -> list[dict[str, Any]]:
+        """The director's rulings on this game: [{"seat", "points", "reason"}]."""
+        return list(self.record.get("adjustments") or [])
+
+
+def with_ruling_labels(lines: list[ScoreLine], adjustments: list[Any]) -> list[ScoreLine]:
+    """tournament.scoring puts a game's adjustments last, one line each: word them as the
+    table reads them (ruling_label)."""
+    if not adjustments or len(lines) < len(adjustments):
+        return lines
+    head = lines[:len(lines) - len(adjustments)]
+    tail = lines[len(lines) - len(adjustments):]
+    return head + [replace(line, label=ruling_label(line.points, _reason(adj)))
+                   for line, adj in zip(tail, adjustments, strict=True)]
+
+
+def _reason(adjustment: Any) -> str:
+    return adjustment["reason"] if isinstance(adjustment, dict) else adjustment.reason
+
+
+@dataclass
+class SheetView:
+    """Everything a page shows about one table's sheet for one round."""
+
+    tournament: Tournament
+    table: Table
+    round: Round
+    rules: RuleSet
+    sheet: Scoresheet | None
+    seats: dict[str, Player]
+    games: list[GameRow] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
+    signoffs: dict[str, str] = field(default_factory=dict)
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    amended_by: str = ""
+    verified_by: str = ""
+
+    @property
+    def state(self) -> str:
+        return self.sheet.state if self.sheet else SheetState.OPEN
+
+    @property
+    def version(self) -> int:
+        return self.sheet.version if self.sheet else 1
+
+    @property
+    def games_per_round(self) -> int:
+        return self.tournament.games_per_round
+
+    @property
+    def complete(self) -> bool:
+        return len(self.games) >= self.games_per_round
+
+    @property
+    def next_game(self) -> int | None:
+        return None if self.complete else len(self.games) + 1
+
+    @property
+    def is_open(self) -> bool:
+        return self.state == SheetState.OPEN
+
+    @property
+    def all_initialled(self) -> bool:
+        return all(seat in self.signoffs for seat in self.seats)
+
+    @property
+    def initials_required(self) -> bool:
+        return self.rules.round_signoff_all
+
+    @property
+    def every_player_initials_games(self) -> bool:
+        return self.rules.game_signoff == "all"
+
+    @property
+    def games_to_initial(self) -> list[tuple[int, list[str]]]:
+        """(game, seats still to initial it) where every player initials each game."""
+        if not self.every_player_initials_games:
+            return []
+        return [(row.number, [seat for seat in self.seats if seat not in row.seat_initials])
+                for row in self.games if any(seat not in row.seat_initials
+                                             for seat in self.seats)]
+
+    @property
+    def west_check_needed(self) -> bool:
+        return self.rules.west_checks_sheet and not (self.sheet and self.sheet.west_checked_at)
+
+    @property
+    def can_submit(self) -> bool:
+        return self.is_open and self.complete and (
+            self.all_initialled or not self.initials_required) and not (
+            self.games_to_initial or self.west_check_needed)
+
+    @property
+    def change_is_ruling(self) -> bool:
+        """A director's change now is a ruling: the sheet is submitted and the rule set says
+        no changes after submission."""
+        return self.state != SheetState.OPEN and self.rules.changes_after_submit == "ruling"
+
+    @property
+    def amended_as_ruling(self) -> bool:
+        """The last director's change came after submission under such a rule set."""
+        sheet = self.sheet
+        return bool(sheet and sheet.amended_at and sheet.submitted_at
+                    and sheet.amended_at >= sheet.submitted_at
+                    and self.rules.changes_after_submit == "ruling")
+
+    @property
+    def round_voided(self) -> bool:
+        return self.rules.time_called_zeroes == "round" and any(
+            g.outcome == "time" for g in self.games)
+
+    @property
+    def time_called_in(self) -> int | None:
+        """The first game entered as time called: no game after it was played."""
+        return next((g.number for g in self.games if g.outcome == "time"), None)
+
+    def name(self, seat: str) -> str:
+        player = self.seats.get(seat)
+        return player.name if player else SEAT_NAMES[seat]
+
+    def person(self, seat: str) -> str:
+        """"Ruth Abrams (West)"."""
+        return f"{self.name(seat)} ({SEAT_NAMES[seat]})"
+
+    def game(self, number: int) -> GameRow | None:
+        for row in self.games:
+            if row.number == number:
+                return row
+        return None
+
+    def adjustments_for(self, number: int | None) -> list[dict[str, Any]]:
+        """The rulings that will be on game `number` once it is saved: those already on
+        the entered game (a correction keeps them) and those waiting for it."""
+        row = self.game(number) if number else None
+        kept = row.adjustments if row is not None else []
+        waiting = [{"seat": p["seat"], "points": p["points"], "reason": p["reason"]}
+                   for p in self.pending if p.get("game") == number]
+        return kept + waiting
+
+
+def game_detail(record_: dict[str, Any], view: SheetView) -> str:
+    """Who won and how, in a few words: "Bea Goldberg, self-picked"; "thrown by Ruth
+    Abrams (South)" (the seat and the full name: first names repeat)."""
+    if record_.get("outcome") != "mahjong" or not record_.get("winner"):
+        dead = [view.person(seat) for seat in record_.get("dead", [])]
+        return ("dead: " + ", ".join(dead)) if dead else ""
+    how = ("joker exchange (Finesse), self-picked" if record_.get("joker_exchange") else
+           "self-picked" if record_.get("self_picked") else
+           "heavenly hand" if record_.get("heavenly") else
+           f"thrown by {view.person(record_['discarder'])}"
+           if record_.get("discarder") else "")
+    return ", ".join(part for part in (view.name(record_["winner"]), how) if part)
+
+
+def game_sentence(record_: dict[str, Any], view: SheetView) -> str:
+    """Who won and how as a sentence for the sheet's game card, the winner named with the
+    seat so the thrower's name is never read as the subject: "Bea Goldberg (South) won,
+    thrown by Ruth Abrams (East)."; "Dead hands: Ruth Abrams (East)."."""
+    if record_.get("outcome") != "mahjong" or not record_.get("winner"):
+        dead = [view.person(seat) for seat in record_.get("dead", [])]
+        return f"Dead hand{'s' if len(dead) > 1 else ''}: {', '.join(dead)}." if dead else ""
+    how = (" by joker exchange (Finesse), self-picked" if record_.get("joker_exchange") else
+           ", self-picked" if record_.get("self_picked") else
+           " with a heavenly hand" if record_.get("heavenly") else
+           f", thrown by {view.person(record_['discarder'])}"
+           if record_.get("discarder") else "")
+    return f"{view.person(record_['winner'])} won{how}."
+
+
+def sheet_view(table: Table, round_: Round) -> SheetView:
+    tournament = table.tournament
+    rules = rules_of(tournament)
+    sheet = sheet_for(round_, table)
+    view = SheetView(tournament=tournament, table=table, round=round_, rules=rules,
+                     sheet=sheet, seats=seats_of(round_, table))
+    view.totals = dict.fromkeys(SEATS, 0)
+    if sheet is None:
+        return view
+    entries = list(sheet.games)
+    try:
+        all_lines = round_lines(rules, [Game.from_dict(e.record) for e in entries])
+    except InvalidGame:  # rules edited after play began: show the stored points alone
+        all_lines = [[] for _ in entries]
+    for entry, lines in zip(entries, all_lines, strict=True):
+        view.games.append(GameRow(
+            number=entry.number, outcome=entry.record.get("outcome", ""),
+            label=OUTCOME_LABELS.get(entry.record.get("outcome"), ""),
+            detail=game_detail(entry.record, view), points=entry.points,
+            lines=with_ruling_labels(lines, entry.record.get("adjustments") or []),
+            signer=entry.signer, initials=entry.initials, note=entry.note,
+            record=entry.record, seat_initials=dict(entry.seat_initials or {}),
+            sentence=game_sentence(entry.record, view),
+        ))
+        for seat in SEATS:
+            view.totals[seat] += entry.points[seat]
+    view.signoffs = {s.seat: s.initials for s in sheet.signoffs}
+    view.pending = list(sheet.pending_adjustments or [])
+    if sheet.amended_by_id:
+        user = db.session.get(User, sheet.amended_by_id)
+        view.amended_by = user.name if user else "a director"
+    if sheet.verified_by_id:
+        user = db.session.get(User, sheet.verified_by_id)
+        view.verified_by = user.name if user else "a table guide"
+    return view

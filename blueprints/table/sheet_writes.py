@@ -1,0 +1,372 @@
+"""Writes of a table's games: saving a game (East, or a director amending it), time
+called and the director's end of one table's round; and the steps every sheet write
+shares (blueprints.table.signoffs has the players' and the staff's confirmations).
+
+The only bridge between the table's pages and tournament/ for a write: every game record
+is checked and scored by tournament.scoring under the tournament's own RuleSet, and the
+points stored on GameEntry are always the EFFECTIVE points (core.sheets.rescore).
+
+Each write is one unit of work (core.writes, through `sheet_write`): nothing of it stays
+when it is refused, and it commits once, with its audit row. It first bumps the sheet's
+version with a conditional UPDATE (version = the version the form showed), which also
+takes the write lock on SQLite and the row lock on PostgreSQL; a stale version raises
+StaleSheet. The form's request key, bound to the sheet and to what the write does, is
+claimed in the same unit, so a resent write is recognised (core.errors.Replay) and
+applied once.
+
+Who initials a game: under EVERY rule set one person initials each game, the seat
+tournament.scoring.signer names (the winner; West when East wins, for a wall game or when
+nobody won). RuleSet.game_signoff is not read for that: Destination's "every player signs
+each game" (game_signoff "all") adds each player's one-tap confirmation (signoffs.initial_game),
+and a rule set with no per-game initials still has the signer initial (one signature per
+game). The round total is initialled by every player where RuleSet.round_signoff_all
+says so."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from typing import Any
+
+from sqlalchemy import select, update
+
+from blueprints.common import unstorable
+from core.errors import Conflict, Refused, Replay
+from core.lookup import rules_of
+from core.sheets import (
+    clear_changed_signoffs,
+    ensure_sheet,
+    rescore,
+    subject_of,
+    totals,
+    unverify,
+)
+from core.words import SEAT_NAMES, SEATS, SheetState, staff_actor, table_actor
+from core.writes import applied, claim, write
+from models import (
+    GameEntry,
+    Round,
+    Scoresheet,
+    Table,
+    Tournament,
+    User,
+    db,
+    record,
+    utcnow,
+)
+from tournament.scoring import Game, check_after_time_called, signer
+
+from .sheet_view import seats_of
+
+LOCKED = "This sheet was submitted; it is locked."
+
+
+class SheetError(Refused):
+    """A write refused in plain words at `field`: 422 for an answer to change, 409
+    (`status`) where the sheet as it now stands refuses it (submitted, already full)."""
+
+    def __init__(self, field: str | None, message: str, status: int = 422):
+        super().__init__(field, message)
+        self.status = status
+
+
+class StaleSheet(Conflict):
+    """The form showed an older version of the sheet than the stored one. It carries no
+    sheet: the caller reads the sheet once the write's unit has rolled back. `key`: the
+    request's stored key (a stale version may be this request's own first send)."""
+
+    def __init__(self, key: str | None = None):
+        super().__init__(None, "This sheet was changed meanwhile.")
+        self.key = key
+
+
+def sheet_write(function):
+    """A sheet write: one unit of work (core.writes.write), run once more from the start
+    on an integrity conflict (a sheet another phone created between our read and our
+    insert). A stale version whose request key is applied when read after the rollback
+    is this request's own first send, committed meanwhile: Replay."""
+    run = write(retry=True)(function)
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any):
+        try:
+            return run(*args, **kwargs)
+        except StaleSheet as error:
+            if applied(error.key):
+                raise Replay() from None
+            raise
+
+    return wrapper
+
+
+# ---- the steps every write shares --------------------------------------------------------
+
+
+def scoped(key: str | None, sheet: Scoresheet, *request: Any) -> str | None:
+    """The stored form of a form's key: bound to this sheet and this request (what it
+    writes), so a key that another table (or another write here) already used is a new
+    request, never a "replay" that silently drops this one. A hash fits the 64 characters
+    of AppliedRequest.key and never equals a raw key another blueprint stores there."""
+    if not key:
+        return None
+    scope = "|".join(str(part) for part in (sheet.id, *request, key))
+    return hashlib.sha256(scope.encode()).hexdigest()
+
+
+def sheet_and_key(round_: Round, table: Table, key: str | None,
+                   *request: Any) -> tuple[Scoresheet, str | None]:
+    """This round's sheet (created in the unit when missing) and the request's stored key;
+    Replay when that request was applied already (whatever it would meet now)."""
+    sheet = ensure_sheet(round_, table)
+    key = scoped(key, sheet, *request)
+    if applied(key):
+        raise Replay()
+    return sheet, key
+
+
+def begin_write(sheet: Scoresheet, version: int | None, key: str | None, *,
+                 locked: str | None = LOCKED) -> Scoresheet:
+    """Bump the version if it is still `version` (None or 0: a form without one, always
+    stale) and claim the request key. Raises StaleSheet, Replay, or (with `locked`) a
+    409 SheetError when the sheet is no longer open. Returns the sheet, freshly loaded."""
+    sheet_id = sheet.id
+    result = db.session.execute(
+        update(Scoresheet).where(Scoresheet.id == sheet_id, Scoresheet.version == (version or 0))
+        .values(version=Scoresheet.version + 1, updated_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        raise StaleSheet(key)
+    claim(key, sheet_id=sheet_id)
+    db.session.expire(sheet)
+    sheet = db.session.get(Scoresheet, sheet_id, populate_existing=True)
+    if locked and sheet.state != SheetState.OPEN:
+        raise SheetError("sheet", locked, status=409)
+    return sheet
+
+
+def _hand_the_phone(round_: Round, table: Table, seat: str, number: int) -> str:
+    """The missing game initials, said to East, who holds the phone."""
+    player = seats_of(round_, table).get(seat)
+    who = f"{player.name} ({SEAT_NAMES[seat]})" if player else SEAT_NAMES[seat]
+    return (f"Game {number} is not saved yet: hand the phone to {who} to write their "
+            "initials here, then tap Save.")
+
+
+def printable(text: str | None, field_name: str, what: str, lines: bool = False) -> str:
+    """The text trimmed; SheetError when it holds a control character (a NUL byte, which
+    PostgreSQL refuses to store), line breaks only where the field has several lines."""
+    text = (text or "").strip()
+    if unstorable(text, lines):
+        raise SheetError(field_name, f"{what} has a character that cannot be stored; please "
+                         "type it again.")
+    return text
+
+
+def check_initials(initials: str, field_name: str = "initials", missing: str = "") -> str:
+    initials = printable(initials, field_name, "The initials")
+    if not initials:
+        raise SheetError(field_name, missing or "Please write your initials.")
+    if len(initials) > 8:
+        raise SheetError(field_name, "Initials are at most 8 letters.")
+    return initials
+
+
+def _merge_pending(sheet: Scoresheet, number: int, record_: dict[str, Any]) -> dict[str, Any]:
+    pending = list(sheet.pending_adjustments or [])
+    mine = [p for p in pending if p.get("game") == number]
+    if not mine:
+        return record_
+    merged = dict(record_)
+    merged["adjustments"] = list(record_.get("adjustments", [])) + [
+        {"seat": p["seat"], "points": p["points"], "reason": p["reason"]} for p in mine]
+    sheet.pending_adjustments = [p for p in pending if p.get("game") != number]
+    return merged
+
+
+def _rules_locked(table: Table) -> Tournament:
+    """The table's tournament, re-read (populate_existing: never the rules an earlier
+    read left in the session) with its row locked FOR SHARE until the write commits."""
+    return db.session.scalars(
+        select(Tournament).where(Tournament.id == table.tournament_id)
+        .with_for_update(read=True)
+        .execution_options(populate_existing=True)
+    ).one()
+
+
+# ---- the games ----------------------------------------------------------------------------
+
+SUBMITTED = "This sheet was submitted. Only the director can change it now."
+
+
+@sheet_write
+def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any], *,
+              initials: str, note: str = "", version: int | None, key: str | None,
+              actor: str = "", user: User | None = None, reason: str = "",
+              director: bool = False, expect_new: bool = False) -> Scoresheet:
+    """Save game `number` (the next game, or a correction of an entered one).
+
+    Checks the record under the tournament's rules (InvalidGame), the signer's initials
+    (SheetError), the version (StaleSheet) and the key (Replay); then stores the game
+    and every game's effective points, and audits before/after, all in one unit.
+    A director (`director=True`, `actor` their label) may change a submitted sheet, with
+    a written reason. `expect_new`: the form entered a new game, so an existing game
+    `number` (saved from another phone meanwhile) is a conflict, never overwritten.
+
+    The rules are read from the tournament row locked FOR SHARE (PostgreSQL; SQLite has
+    no row locks and its write lock serialises writers anyway): a director's rules edit
+    committing meanwhile waits for this save, or this save reads the edited rules; the
+    game is never scored under rules that are no longer the tournament's."""
+    tournament = _rules_locked(table)
+    rules = rules_of(tournament)
+    sheet, key = sheet_and_key(round_, table, key, "game", number,
+                                "director" if director else "table")
+    if director and not (reason or "").strip():
+        raise SheetError("reason", "Write the reason for this change; it is shown to the "
+                         "table and kept in the record.")
+    game = Game.from_dict(record_, rules)
+    clean = game.to_dict()
+    # Adjustments already on the game are the director's call rulings: neither East's
+    # correction nor a director's amendment (whose form has no adjustment fields) drops them.
+    existing = next((e for e in sheet.games if e.number == number), None)
+    if not director and "ended" in (game.outcome, (existing.record if existing else {}).get(
+            "outcome")):
+        raise SheetError("outcome", "The director ended this table's round; only the "
+                         "director can change its games.")
+    if existing is not None and existing.record.get("adjustments"):
+        clean["adjustments"] = existing.record["adjustments"]
+    who_signs = signer(rules, game)
+    note = printable(note, "note", "The note", lines=True)
+    reason = printable(reason, "reason", "The reason", lines=True) if director else reason
+    if director:
+        initials = printable(initials, "initials", "The initials")[:8] \
+            or (existing.initials if existing else "")
+    else:
+        initials = check_initials(initials, missing=_hand_the_phone(round_, table, who_signs,
+                                                                     number))
+    sheet = begin_write(sheet, version, key, locked=None if director else SUBMITTED)
+    count = len(sheet.games)
+    if number < 1 or number > min(count + 1, tournament.games_per_round):
+        if number == count + 1 or number > tournament.games_per_round:
+            raise SheetError("game", f"This round has {tournament.games_per_round} games; "
+                             "they are all entered.", status=409)
+        raise StaleSheet()
+    if expect_new and any(e.number == number for e in sheet.games):
+        raise StaleSheet()
+    clean = _merge_pending(sheet, number, clean)
+    merged = Game.from_dict(clean, rules)  # the merged adjustments are checked too
+    games = {e.number: Game.from_dict(e.record) for e in sheet.games} | {number: merged}
+    check_after_time_called(rules, [games[n] for n in sorted(games)], number)
+    before_totals = totals(sheet)
+    entry = next((e for e in sheet.games if e.number == number), None)
+    before = None
+    if entry is None:
+        entry = GameEntry(number=number, record=clean, signer=who_signs, initials=initials,
+                          note=(note or "").strip()[:280])
+        sheet.games.append(entry)
+    else:
+        before = {"record": entry.record, "points": entry.points, "initials": entry.initials}
+        entry.record = clean
+        entry.signer = who_signs
+        entry.initials = initials
+        entry.note = (note or "").strip()[:280]
+    db.session.flush()
+    rescore(sheet, rules)
+    cleared = clear_changed_signoffs(sheet, before_totals)
+    ruling = (director and sheet.state != SheetState.OPEN
+              and rules.changes_after_submit == "ruling")
+    unverified = director and unverify(sheet)
+    if director:
+        sheet.amended_at, sheet.amended_by_id = utcnow(), user.id if user else None
+        sheet.amend_reason = reason.strip()
+    action = ("sheet.ruling" if ruling else "sheet.amend" if director else
+              "game.correct" if before is not None else "game.save")
+    record(action, tournament_id=tournament.id, subject=subject_of(sheet),
+           before=before, after={"game": number, "record": clean, "points": entry.points,
+                                 "initials": initials, "signoffs_cleared": cleared,
+                                 **({"state": sheet.state} if unverified else {})},
+           reason=(reason or "").strip(), actor=actor or table_actor(table.number),
+           actor_user_id=user.id if user else None)
+    return sheet
+
+
+def _fill_the_round(sheet: Scoresheet, table: Table, record_of, note: str = "") -> list[int]:
+    """Enter every game not yet played with the record `record_of(number)` gives (the
+    rulings waiting for that game merged in) and store every game's effective points.
+    Returns the games added."""
+    rules = rules_of(table.tournament)
+    added = []
+    for number in range(len(sheet.games) + 1, table.tournament.games_per_round + 1):
+        clean = _merge_pending(sheet, number, record_of(number))
+        Game.from_dict(clean, rules)
+        sheet.games.append(GameEntry(number=number, record=clean, signer=None, initials="",
+                                     note=note))
+        added.append(number)
+    db.session.flush()
+    rescore(sheet, rules)
+    return added
+
+
+@sheet_write
+def record_time_called(table: Table, round_: Round, *, version: int | None,
+                       key: str | None) -> Scoresheet:
+    """Enter every game not yet played as "time called"; under a rule set where time
+    called zeroes the round, every game of this sheet then stores 0."""
+    sheet, key = sheet_and_key(round_, table, key, "time")
+    sheet = begin_write(sheet, version, key, locked=SUBMITTED)
+    if len(sheet.games) >= table.tournament.games_per_round:
+        raise SheetError("time", "Every game of this round is already entered.", status=409)
+    before_totals = totals(sheet)
+    before_points = {e.number: e.points for e in sheet.games}
+    added = _fill_the_round(sheet, table, lambda number: {"outcome": "time"})
+    cleared = clear_changed_signoffs(sheet, before_totals)
+    record("game.time_called", tournament_id=table.tournament_id, subject=subject_of(sheet),
+           before={"points": before_points},
+           after={"games": added, "points": {e.number: e.points for e in sheet.games},
+                  "zeroes": rules_of(table.tournament).time_called_zeroes,
+                  "signoffs_cleared": cleared},
+           actor=table_actor(table.number))
+    return sheet
+
+
+@sheet_write
+def end_table_round(table: Table, round_: Round, *, reason: str, points: dict[str, int],
+                    user: User, version: int | None, key: str | None) -> Scoresheet:
+    """The director ends this table's round (Hidden Tile: "the round ends and the remaining
+    score is determined by the Tournament Director"): every game not yet played is entered
+    as ended by the director, scoring 0, and the director's `points` per seat (what they
+    decided the rest of the round is worth) go on the first of them as adjustments with the
+    reason. The games already played keep their scores."""
+    rules = rules_of(table.tournament)
+    if not rules.director_ends_round:
+        raise SheetError("end", f"Under {rules.short_name} rules the director does not end one "
+                         "table's round.")
+    reason = (reason or "").strip()
+    if not reason:
+        raise SheetError("end_reason", "Write the reason for ending this table's round; it is "
+                         "shown to the table and kept in the record.")
+    adjustments = [{"seat": seat, "points": points[seat], "reason": reason}
+                   for seat in SEATS if points.get(seat)]
+    Game.from_dict({"outcome": "ended", "adjustments": adjustments}, rules)
+    sheet, key = sheet_and_key(round_, table, key, "end-round")
+    sheet = begin_write(sheet, version, key, locked=None)
+    if sheet.state != SheetState.OPEN:
+        raise SheetError("end", "This sheet was submitted; amend its games instead.")
+    count = len(sheet.games)
+    if count >= table.tournament.games_per_round:
+        raise SheetError("end", "Every game of this round is already entered.")
+    before_totals = totals(sheet)
+
+    def ended(number: int) -> dict[str, Any]:
+        return ({"outcome": "ended", "adjustments": adjustments}
+                if number == count + 1 and adjustments else {"outcome": "ended"})
+
+    added = _fill_the_round(sheet, table, ended, note=reason[:280])
+    cleared = clear_changed_signoffs(sheet, before_totals)
+    sheet.amended_at, sheet.amended_by_id, sheet.amend_reason = utcnow(), user.id, reason
+    record("sheet.director_end", tournament_id=table.tournament_id, subject=subject_of(sheet),
+           before={"games": count, "totals": before_totals},
+           after={"games": added, "adjustments": adjustments, "totals": totals(sheet),
+                  "signoffs_cleared": cleared},
+           reason=reason, actor=staff_actor(user, "director"), actor_user_id=user.id)
+    return sheet

@@ -1,0 +1,298 @@
+"""The pages a table's QR link opens: the table's page, entering a game, time called, the
+round review with the players' initials and West's check, and submitting."""
+
+from __future__ import annotations
+
+from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
+
+from blueprints.common import render_page_or_partial, wants_partial
+from core import sheets
+from core.errors import Conflict
+from core.lookup import rules_of, table_link
+from core.words import SEAT_NAMES, SEATS
+
+from . import sheet_writes, signoffs
+from .entry import EntryState
+from .forms import (
+    EXPOSURE_CHOICES,
+    VALUE_CHOICES,
+    GameForm,
+    GameInitialForm,
+    InitialForm,
+    SubmitForm,
+    TimeCalledForm,
+    WestCheckForm,
+)
+from .pages import (
+    CONFLICT,
+    answer,
+    bp,
+    link,
+    page_context,
+    query_int,
+    sent,
+    stamp,
+    table_round,
+    versioned,
+)
+from .sheet_view import sheet_view
+
+TIME_NOT_CONFIRMED = ("Nothing was recorded. Tick \u201cYes, the director called time\u201d "
+                      "first, then tap the button again.")
+
+
+# ---- the table page -----------------------------------------------------------------
+
+
+@bp.get("/<code>/<int:number>")
+@table_link
+def page(code, number):
+    """The table's page: round, clock, seats, where each goes next, the sheet so far.
+
+    Its live panel polls with v=<round>-<sheet version>-<clock version>-<clock state>
+    (sheets.PollState): 204 when nothing changed, the panel when the sheet or the clock
+    changed, a full refresh when the table has moved on to another round. The 204 costs
+    two queries (the table with its tournament; the round with its sheet's version)."""
+    table = g.table
+    asked = query_int("r")
+    state = sheets.poll_state(table, asked or None)
+    if state is None:
+        if asked:
+            abort(404)
+        return render_template("table/not_seated.html", table=table,
+                               tournament=table.tournament)
+    rnd = state.round
+    # A poll: answered from the one query above, before anything else is read or built.
+    shown = request.args.get("v")
+    if wants_partial() and shown:
+        if shown == state.token:
+            return "", 204
+        if shown.split("-")[0] != str(rnd.number):
+            response = make_response("", 200)
+            response.headers["HX-Refresh"] = "true"
+            return response
+    view = sheet_view(table, rnd)
+    context = page_context(table, view, state.clock_state)
+    poll_url = (link("table.page", table, rnd.number) if asked else
+                url_for("table.page", code=table.tournament.code, number=table.number,
+                        k=table.token))
+    return render_page_or_partial("table/page.html", "table/_panel.html", poll_url=poll_url,
+                                  poll_token=state.token, **context)
+
+
+# ---- entering a game ----------------------------------------------------------------
+
+
+def entry_context(table, view, form, *, refused=None, conflict=None, director=False,
+                  save_url=None, preview_url=None, conflict_game=None) -> dict:
+    """The entry page's context: the wizard's state (blueprints.table.entry) for this form,
+    and where the page saves, previews and goes back to."""
+    state = EntryState.of(form, view.rules, view.adjustments_for(form.game_no.data), refused)
+    return dict(
+        tournament=table.tournament, table=table, view=view, form=form, **state.context(),
+        conflict=conflict, conflict_game=conflict_game, director=director,
+        value_choices=VALUE_CHOICES, exposure_choices=EXPOSURE_CHOICES,
+        save_url=save_url or link("table.save_game", table, view.round.number),
+        preview_url=preview_url or link("table.preview_game", table, view.round.number),
+        back_url=link("table.page", table, view.round.number),
+    )
+
+
+def render_entry(status: int = 200, **context):
+    return render_page_or_partial("table/entry.html", "table/_entry.html", status=status,
+                                  **context)
+
+
+def conflict_words(theirs) -> str:
+    if theirs is None:
+        return CONFLICT
+    return (f"Another phone saved game {theirs.number} while you were entering it. Nothing "
+            "from this phone was saved. Compare the two, then choose.")
+
+
+@bp.get("/<code>/<int:number>/game")
+@table_round
+def entry(code, number):
+    """Enter the next game (or, with g=, correct an entered one)."""
+    table, rnd = g.table, g.round
+    view = sheet_view(table, rnd)
+    page_url = link("table.page", table, rnd.number)
+    if not view.is_open:
+        flash("This sheet was submitted. Only the director can change it now.")
+        return redirect(page_url, code=303)
+    game_no = query_int("g")
+    form = GameForm(formdata=None)
+    if game_no:
+        row = view.game(game_no)
+        if row is None:
+            abort(404)
+        form.load(row.record, row.note)
+        form.entered_as.data = "correction"
+    elif view.complete:
+        return redirect(link("table.review", table, rnd.number), code=303)
+    form.game_no.data = game_no or view.next_game
+    stamp(form, view, keep_key=False)
+    return render_entry(**entry_context(table, view, form))
+
+
+@bp.post("/<code>/<int:number>/game/preview")
+@table_round
+def preview_game(code, number):
+    """The live scores for what East has tapped so far (nothing is saved)."""
+    table, rnd = g.table, g.round
+    view = sheet_view(table, rnd)
+    form = GameForm()
+    # still choosing between the other phone's game and this one's: keep both in view
+    theirs = (view.game(form.game_no.data or 0) if request.form.get("compare") == "1"
+              and form.entered_as.data == "correction" else None)
+    return render_entry(**entry_context(table, view, form, conflict_game=theirs,
+                                        conflict=conflict_words(theirs) if theirs else None))
+
+
+@bp.post("/<code>/<int:number>/game")
+@table_round
+def save_game(code, number):
+    """Save one game of this table's round (a new game or a correction)."""
+    table, rnd = g.table, g.round
+    form = GameForm()
+    rules = rules_of(table.tournament)
+
+    def refused(error, status):
+        view = sheet_view(table, rnd)
+        if not isinstance(error, Conflict):
+            return render_entry(status, **entry_context(table, view, form, refused=error))
+        # Typed answers stay with the game they were typed for. When another phone saved
+        # that game meanwhile, both versions are shown and East chooses: keep theirs
+        # (nothing more is saved) or correct the game with this phone's answers.
+        theirs = (view.game(form.game_no.data or 0)
+                  if form.entered_as.data != "correction" or request.form.get("compare") == "1"
+                  else None)
+        if theirs is not None:
+            form.entered_as.data = "correction"
+        stamp(form, view)
+        return render_entry(status, **entry_context(
+            table, view, form, conflict=conflict_words(theirs), conflict_game=theirs))
+
+    # A resend of a save whose reply was lost: to East it is simply saved (`again`).
+    return answer(lambda: sheet_writes.save_game(
+        table, rnd, form.game_no.data or 0, form.record(rules),
+        initials=form.initials.data or "", note=form.note.data or "",
+        **sent(form),
+        expect_new=form.entered_as.data != "correction"),
+        target=link("table.page", table, rnd.number),
+        message=f"Game {form.game_no.data} saved.", refused=refused, again=True)
+
+
+# ---- time called, review, initials, submit --------------------------------------------
+
+
+def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=None):
+    view = sheet_view(table, rnd)
+    forms = forms or {}
+    initial_forms = {}
+    for seat in view.seats:
+        form = forms.get(seat) or versioned(InitialForm, view, seat=seat)
+        if seat in forms:
+            stamp(form, view)
+        initial_forms[seat] = form
+    context = page_context(table, view)
+    context.update(
+        errors=errors or {}, conflict=conflict, initial_forms=initial_forms,
+        game_initial_forms={(number, seat): versioned(GameInitialForm, view, seat=seat,
+                                                      game_no=number)
+                            for number, seats in view.games_to_initial for seat in seats},
+        game_initial_url=link("table.initial_game", table, rnd.number),
+        west_form=versioned(WestCheckForm, view),
+        west_url=link("table.west_check", table, rnd.number),
+        submit_form=versioned(SubmitForm, view),
+        initial_url=link("table.initial", table, rnd.number),
+        submit_url=link("table.submit", table, rnd.number),
+    )
+    return render_page_or_partial("table/review.html", "table/_review.html", status=status,
+                                  **context)
+
+
+def review_again(error_key: str | None = None, forms=None):
+    """`refused` for a write of the review page: the page again, with the refusal at
+    `error_key` (None: the refusal's own field), or the conflict."""
+
+    def refused(error, status):
+        if isinstance(error, Conflict):
+            return review_page(g.table, g.round, status=status, conflict=CONFLICT,
+                               forms=forms)
+        return review_page(g.table, g.round, status=status, forms=forms,
+                           errors={error_key or error.field: error.message})
+
+    return refused
+
+
+@bp.post("/<code>/<int:number>/time")
+@table_round
+def time_called(code, number):
+    """Record every game not yet played as time called."""
+    table, rnd = g.table, g.round
+    form = TimeCalledForm()
+    if not form.confirm.data:
+        return review_page(table, rnd, status=422, errors={"time": TIME_NOT_CONFIRMED})
+    return answer(lambda: sheet_writes.record_time_called(table, rnd, **sent(form)),
+                  target=link("table.review", table, rnd.number),
+                  message="The remaining games are recorded as time called.",
+                  # said as a conflict: the sheet changed, or time can no longer be called
+                  refused=lambda error, status: review_page(
+                      table, rnd, status=409,
+                      conflict=CONFLICT if isinstance(error, Conflict) else error.message))
+
+
+@bp.get("/<code>/<int:number>/review")
+@table_round
+def review(code, number):
+    """The round review: every game, each player's total, initials, submit."""
+    return review_page(g.table, g.round)
+
+
+@bp.post("/<code>/<int:number>/initial")
+@table_round
+def initial(code, number):
+    """A player initials their round total."""
+    table, rnd = g.table, g.round
+    form = InitialForm()
+    seat = form.seat.data or ""
+    return answer(lambda: signoffs.sign_round(
+        table, rnd, seat, form.initials.data or "", **sent(form)),
+        target=link("table.review", table, rnd.number),
+        message=f"{SEAT_NAMES.get(seat, seat)} initialled.",
+        refused=review_again(forms={seat: form} if seat in SEATS else None))
+
+
+@bp.post("/<code>/<int:number>/game-initial")
+@table_round
+def initial_game(code, number):
+    """A player's one tap confirming their score in one game."""
+    table, rnd = g.table, g.round
+    form = GameInitialForm()
+    seat = form.seat.data or ""
+    return answer(lambda: signoffs.initial_game(
+        table, rnd, form.game_no.data or 0, seat, **sent(form)),
+        target=link("table.review", table, rnd.number),
+        message=f"{SEAT_NAMES.get(seat, seat)} initialled game {form.game_no.data}.",
+        refused=review_again("game_initials"))
+
+
+@bp.post("/<code>/<int:number>/west-check")
+@table_round
+def west_check(code, number):
+    """West has checked East's sheet."""
+    form = WestCheckForm()
+    return answer(lambda: signoffs.west_check(g.table, g.round, **sent(form)),
+                  target=link("table.review", g.table, g.round.number),
+                  message="West checked the sheet.", refused=review_again("west"))
+
+
+@bp.post("/<code>/<int:number>/submit")
+@table_round
+def submit(code, number):
+    """East submits the round: the sheet is locked."""
+    form = SubmitForm()
+    return answer(lambda: signoffs.submit_sheet(g.table, g.round, **sent(form)),
+                  target=link("table.page", g.table, g.round.number),
+                  message="Round submitted. Thank you!", refused=review_again("submit"))
