@@ -7,6 +7,7 @@ the same database, so `gunicorn -w N` and several hosts behave as one."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import secrets
 import socket
@@ -268,6 +269,10 @@ def register_blueprints(app: Flask) -> None:
 def register_live_polls(app: Flask) -> None:
     # One poll per live page; its unchanged answer (204) is given before Flask opens the
     # session or loads the user (see blueprints/live/fast.py).
+    # The live blueprint finds other audiences' parts by name (core.live); each
+    # registers them in its live_parts module.
+    for audience in ("calls", "clock", "display", "table"):
+        importlib.import_module(f"blueprints.{audience}.live_parts")
     from blueprints.live import fast
     from blueprints.live.views import bp as live_bp
 

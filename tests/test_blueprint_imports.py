@@ -21,16 +21,6 @@ SHARED = {"blueprints", "blueprints.common"}
 # importing module -> imported module, for every crossing not yet moved into core/
 KNOWN_CROSSINGS = {
     ("blueprints.director.service", "blueprints.auth.invitations"),
-    ("blueprints.live.fast", "blueprints.calls.views"),
-    ("blueprints.live.fast", "blueprints.table.forms"),
-    ("blueprints.live.service", "blueprints.calls.service"),
-    ("blueprints.live.views", "blueprints.calls.service"),
-    ("blueprints.live.views", "blueprints.calls.views"),
-    ("blueprints.live.views", "blueprints.clock.views"),
-    ("blueprints.live.views", "blueprints.display.service"),
-    ("blueprints.live.views", "blueprints.table.forms"),
-    ("blueprints.live.views", "blueprints.table.service"),
-    ("blueprints.live.views", "blueprints.table.views"),
 }
 
 
