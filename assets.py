@@ -9,7 +9,8 @@ is out of date). After editing a source:
     python assets.py
 
 Each page names its bundle (templates/base.html, `{% block bundle %}`): what the players'
-phones load (public), the staff's pages (staff) and the big screen (screen). A bundle
+phones load (public), the director's setup pages (director), the other staff pages (the
+console, the calls, the results: staff) and the big screen (screen). A bundle
 holds every area its pages show, so a partial brings no file of its own."""
 
 from __future__ import annotations
@@ -29,11 +30,17 @@ BUNDLES = {
         "js": ["vendor/htmx.min.js", "js/app.js", "js/offline.js", "js/clock.js",
                "js/calls.js", "js/table.js"],
     },
-    "staff": {
-        "css": ["css/app.css", "css/director.css", "css/clock.css", "css/calls.css",
-                "css/results.css", "css/bar.css"],
+    # director.css styles bare fieldsets and legends its own way: only its pages load it.
+    "director": {
+        "css": ["css/app.css", "css/director.css", "css/clock.css", "css/bar.css"],
         "js": ["vendor/htmx.min.js", "js/app.js", "js/offline.js", "js/director.js",
-               "js/clock.js", "js/calls.js", "js/bar.js"],
+               "js/clock.js", "js/bar.js"],
+    },
+    "staff": {
+        "css": ["css/app.css", "css/clock.css", "css/calls.css", "css/results.css",
+                "css/bar.css"],
+        "js": ["vendor/htmx.min.js", "js/app.js", "js/offline.js", "js/clock.js",
+               "js/calls.js", "js/bar.js"],
     },
     "screen": {
         "css": ["css/app.css", "css/clock.css", "css/results.css", "css/display.css"],

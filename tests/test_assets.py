@@ -52,7 +52,7 @@ def east(client, tournament):
 
 
 @pytest.mark.parametrize("path, bundle", [
-    ("/director/t/{id}", "staff"), ("/clock/director/{id}", "staff"),
+    ("/director/t/{id}", "director"), ("/clock/director/{id}", "staff"),
     ("/calls/director/{id}", "staff"), ("/results/director/{id}", "staff"),
     ("/display/{code}", "screen"), ("/", "public"), ("/t/{code}/{seat}", "public"),
 ])
