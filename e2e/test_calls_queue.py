@@ -172,7 +172,8 @@ def test_the_queue_at_phone_size_shows_long_waits_and_hand_offs(live_server,
     from sqlalchemy import select
 
     from blueprints.auth.service import create_user
-    from blueprints.calls import service
+    from blueprints.calls import queue as calls_queue
+    from blueprints.calls import table_calls
     from models import Tournament, TournamentStaff, db, utcnow
 
     email, password = director_account
@@ -185,12 +186,12 @@ def test_the_queue_at_phone_size_shows_long_waits_and_hand_offs(live_server,
         ages = {3: (7, "dead_hand", "East says West's hand is dead"), 5: (3, "scoring", ""),
                 6: (0, "joker_exchange", "Can I take the joker from 4 bams?")}
         for number, (minutes, reason, note) in ages.items():
-            call, _ = service.place_call(tournament.tables[number - 1], reason, note)
+            call, _ = table_calls.place_call(tournament.tables[number - 1], reason, note)
             call.called_at = utcnow() - timedelta(minutes=minutes, seconds=10)
             db.session.commit()
             if number == 5:
-                service.claim_call(call, guide, "table-guide")
-                service.hand_to_director(call, guide, "table-guide")
+                calls_queue.claim_call(call, guide, "table-guide")
+                calls_queue.hand_to_director(call, guide, "table-guide")
         assert db.session.scalar(select(TournamentStaff.id).where(
             TournamentStaff.user_id == guide.id))
 

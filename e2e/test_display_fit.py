@@ -47,7 +47,8 @@ def screen_code(live_server):
     of 280 characters), round 1 running."""
     import secrets
 
-    from blueprints.clock import service as clock_service
+    from blueprints.clock import actions as clock_actions
+    from blueprints.clock.announcements import post_announcement
     from blueprints.director import service
     from core.rounds import round_row
     from models import Player, User, db
@@ -69,22 +70,22 @@ def screen_code(live_server):
         win = {"outcome": "mahjong", "winner": "S", "value": 25, "self_picked": True}
         for table in (1, 2, 3, 4):
             add_sheet(tournament, 1, table, [win, {"outcome": "wall"}])
-        clock_service.start_round(tournament, 1, round_row(tournament, 1).clock_version,
+        clock_actions.start_round(tournament, 1, round_row(tournament, 1).clock_version,
                                   director)
-        clock_service.post_announcement(tournament, "Round 2 starts at 11:15.", director)
-        clock_service.post_announcement(tournament, LONG_NOTE, director)
+        post_announcement(tournament, "Round 2 starts at 11:15.", director)
+        post_announcement(tournament, LONG_NOTE, director)
         return tournament.code, tournament.id, email
 
 
 def end_round_one(live_server, tournament_id, email):
-    from blueprints.clock import service as clock_service
+    from blueprints.clock import actions as clock_actions
     from core.rounds import round_row
     from models import Tournament, User, db
 
     with live_server.app_context():
         tournament = db.session.get(Tournament, tournament_id)
         director = db.session.query(User).filter_by(email=email).one()
-        clock_service.end_round(tournament, 1, round_row(tournament, 1).clock_version, director)
+        clock_actions.end_round(tournament, 1, round_row(tournament, 1).clock_version, director)
 
 
 def open_screen(browser, live_server, code, width, height):

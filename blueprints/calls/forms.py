@@ -7,9 +7,11 @@ from wtforms import HiddenField, IntegerField, RadioField, SelectField, TextArea
 from wtforms.fields import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
+from core.words import SEAT_NAMES, SEATS
 from models import CALL_REASONS
 
-from .service import ADJUSTMENT_MAX, NOTE_MAX, RULING_MAX
+from .queue import ADJUSTMENT_MAX, RULING_MAX
+from .table_calls import NOTE_MAX
 
 
 class CallForm(FlaskForm):
@@ -41,8 +43,8 @@ class WholeNumberField(IntegerField):
             raise ValueError("Please give a whole number, for example -10.") from error
 
 
-SEAT_CHOICES = [SelectChoice(value, label) for value, label in (
-    ("", "No change to points"), ("E", "East"), ("S", "South"), ("W", "West"), ("N", "North"))]
+SEAT_CHOICES = [SelectChoice("", "No change to points")] + [
+    SelectChoice(seat, name) for seat, name in SEAT_NAMES.items()]
 
 
 class ResolveForm(FlaskForm):
@@ -79,7 +81,7 @@ class ResolveForm(FlaskForm):
             raise ValidationError("Please write the ruling in words.")
 
     def validate_seat(self, field):
-        if field.data and field.data not in ("E", "S", "W", "N"):
+        if field.data and field.data not in SEATS:
             raise ValidationError("Please choose East, South, West or North.")
         if not field.data and self.points.data not in (None, 0):
             raise ValidationError("Please choose the seat whose points change.")
@@ -87,7 +89,7 @@ class ResolveForm(FlaskForm):
     def validate(self, extra_validators=None) -> bool:
         valid = super().validate(extra_validators)
         # Checked after every field (Optional() ends a field's own checks when it is empty).
-        if self.seat.data in ("E", "S", "W", "N") and not self.points.errors \
+        if self.seat.data in SEATS and not self.points.errors \
                 and not self.points.data:
             self.points.errors = ["Please give the points for that seat (not 0), "
                                   "for example -10."]

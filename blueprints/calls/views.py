@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from flask import (
     Blueprint,
-    Response,
     abort,
     flash,
+    g,
     has_request_context,
     make_response,
     redirect,
@@ -15,19 +15,37 @@ from flask import (
     request,
     url_for,
 )
-from flask_login import current_user, login_required
+from flask_login import current_user
 from wtforms.fields import SelectChoice
 
-from blueprints.common import SEAT_NAMES, new_request_key, render_page_or_partial, wants_partial
-from core import access
-from core.lookup import BadLink, table_from_link
-from core.words import OPEN_STATES
-from models import CALL_REASONS, Tournament, db
+from blueprints.common import new_request_key, render_page_or_partial, wants_partial
+from core.access import ANY_STAFF, MANAGE, staff_required
+from core.errors import Conflict, Refused, TooMany, attach
+from core.lookup import BadLink, table_link
+from core.words import OPEN_STATES, SEAT_NAMES, CallState
+from models import CALL_REASONS
 
-from . import service
+from . import history as call_history
+from . import queue as calls
+from . import state, table_calls
 from .forms import CallForm, ResolveForm
 
 bp = Blueprint("calls", __name__, url_prefix="/calls")
+
+# Every refusal a call's change can meet; each carries its HTTP status.
+REFUSALS = (Refused, Conflict, TooMany)
+NOT_A_DIRECTOR = ("Only a director or co-director can change points. Hand this call to a "
+                  "director.")
+
+
+def on_form(form, error) -> str | None:
+    """Put a refusal on the form field it names; else its message, for the top of the
+    page."""
+    if isinstance(error, Refused) and form is not None and error.field in form._fields:
+        form[error.field].errors = []
+        attach(form, error)
+        return None
+    return error.message
 
 
 # ---------------------------------------------------------------- helpers for templates
@@ -62,7 +80,7 @@ def _dismissed() -> list[int]:
 def shown_call(table, dismissed: int | None = None):
     """The call the table's bar shows on this phone: the table's call, unless it is an
     ended call this phone has said "OK" to (or `dismissed`, said just now)."""
-    call = service.table_call(table)
+    call = table_calls.table_call(table)
     if call is not None and call.state not in OPEN_STATES \
             and (call.id == dismissed or call.id in _dismissed()):
         return None
@@ -75,17 +93,17 @@ def table_call_context(table, form: CallForm | None = None, error: str | None = 
     call = shown_call(table, dismissed)
     return {
         "call": call,
-        "version": service.table_version(call),
-        "waited": service.waited_seconds(call) if call else 0,
-        "on_the_way": service.on_the_way(call) if call else "",
-        "reason": service.reason_label(call) if call else "",
-        "ruling_points": (service.ruling_points(call)
-                          if call and call.state == "resolved" else None),
+        "version": table_calls.table_version(call),
+        "waited": state.waited_seconds(call) if call else 0,
+        "on_the_way": state.on_the_way(call) if call else "",
+        "reason": state.reason_label(call) if call else "",
+        "ruling_points": (table_calls.ruling_points(call)
+                          if call and call.state == CallState.RESOLVED else None),
         "form": form,
         "error": error,
         "request_key": new_request_key(),
         "reasons": CALL_REASONS,
-        "note_max": service.NOTE_MAX,
+        "note_max": table_calls.NOTE_MAX,
         "token": table.token,
         "code": table.tournament.code,
         "number": table.number,
@@ -106,58 +124,55 @@ def _render_table(table, status: int = 200, **kwargs):
                                   table=table, tournament=table.tournament, tc=tc)
 
 
-def _table_or_404(code: str, number: int):
-    try:
-        return table_from_link(code, number, request.values.get("k"))
-    except BadLink:
-        if wants_partial():
-            # The bar on an open table page: say so in place, and stop polling.
-            abort(Response(render_template("calls/_invalid_link.html",
-                                           text=service.INVALID_LINK), 404))
-        abort(Response(render_template("errors/error.html", code=404,
-                                       title="This table link is no longer valid",
-                                       text=service.INVALID_LINK), 404))
+@bp.errorhandler(BadLink)
+def bad_link(_error):
+    if wants_partial():
+        # The bar on an open table page: say so in place, and stop polling.
+        return render_template("calls/_invalid_link.html", text=table_calls.INVALID_LINK), 404
+    return render_template("errors/error.html", code=404,
+                           title="This table link is no longer valid",
+                           text=table_calls.INVALID_LINK), 404
 
 
 # ---------------------------------------------------------------- the table
 
 
 @bp.get("/t/<code>/<int:number>")
+@table_link
 def table_state(code, number):
     """The table's call bar (htmx: only the bar, 204 while the version it shows is current)."""
-    table = _table_or_404(code, number)
-    if wants_partial() and request.args.get("v") == service.table_version(shown_call(table)):
+    table = g.table
+    if wants_partial() and request.args.get("v") == table_calls.table_version(shown_call(table)):
         return "", 204
     return _render_table(table)
 
 
 @bp.post("/t/<code>/<int:number>")
+@table_link
 def place(code, number):
     """Call the director from this table (a second tap shows the open call)."""
-    table = _table_or_404(code, number)
+    table = g.table
     form = CallForm()
     if not form.validate():
         return _render_table(table, 422, form=form)
     try:
-        service.place_call(table, form.reason.data or "", form.note.data or "",
-                           form.request_key.data or None)
-    except service.CallError as error:
-        if error.field and hasattr(form, error.field):
-            getattr(form, error.field).errors = [error.message]
-            return _render_table(table, error.status, form=form)
-        return _render_table(table, error.status, form=form, error=error.message)
+        table_calls.place_call(table, form.reason.data or "", form.note.data or "",
+                               form.request_key.data or None)
+    except REFUSALS as error:
+        return _render_table(table, error.status, form=form, error=on_form(form, error))
     if wants_partial():
         return _render_table(table)
     return redirect(table_page_url(table))
 
 
 @bp.post("/t/<code>/<int:number>/cancel")
+@table_link
 def cancel(code, number):
     """The table cancels its open call."""
-    table = _table_or_404(code, number)
+    table = g.table
     try:
-        service.cancel_call(table, request.form.get("call_id", type=int))
-    except service.CallError as error:
+        table_calls.cancel_call(table, request.form.get("call_id", type=int))
+    except REFUSALS as error:
         return _render_table(table, error.status, error=error.message)
     if wants_partial():
         return _render_table(table)
@@ -165,12 +180,13 @@ def cancel(code, number):
 
 
 @bp.post("/t/<code>/<int:number>/ok")
+@table_link
 def dismiss(code, number):
     """ "OK" on a ruling (or a cancelled call): this phone's bar goes back to the button.
     Only an ended call of this table can be dismissed; anything else shows the bar as it
     is (nothing to hide, nothing changed)."""
-    table = _table_or_404(code, number)
-    call = service.table_call(table)
+    table = g.table
+    call = table_calls.table_call(table)
     call_id = request.form.get("call_id", type=int)
     ended = call is not None and call.id == call_id and call.state not in OPEN_STATES
     if wants_partial():
@@ -182,7 +198,7 @@ def dismiss(code, number):
         ids = [i for i in _dismissed() if i != call.id][-(DISMISSED_KEEP - 1):] + [call.id]
         response = make_response(response)
         response.set_cookie(DISMISSED_COOKIE, ".".join(map(str, ids)),
-                            max_age=int(service.RECENT.total_seconds()) + 60, path="/",
+                            max_age=int(table_calls.RECENT.total_seconds()) + 60, path="/",
                             httponly=True, samesite="Lax", secure=request.is_secure)
     return response
 
@@ -190,13 +206,8 @@ def dismiss(code, number):
 # ---------------------------------------------------------------- the staff
 
 
-def _staff(tournament_id: int) -> tuple[Tournament, str]:
-    tournament = access.staff_tournament(tournament_id, access.ANY_STAFF)
-    return tournament, access.staff_role(tournament)
-
-
 def _call_or_404(tournament, call_id):
-    call = service.call_in_tournament(tournament, call_id)
+    call = state.call_in_tournament(tournament, call_id)
     if call is None:
         abort(404)
     return call
@@ -205,8 +216,8 @@ def _call_or_404(tournament, call_id):
 def _queue_context(tournament, role, error=None):
     return {
         "tournament": tournament, "role": role, "error": error,
-        "items": service.open_calls(tournament, current_user),
-        "version": service.queue_version(tournament),
+        "items": calls.open_calls(tournament, current_user),
+        "version": calls.queue_version(tournament),
         "reasons": CALL_REASONS,
     }
 
@@ -217,52 +228,51 @@ def _render_queue(tournament, role, status=200, error=None):
 
 
 @bp.get("/director/<int:tournament_id>")
-@login_required
+@staff_required(ANY_STAFF)
 def queue(tournament_id):
     """The queue of open calls, oldest first (htmx: only the list, 204 when unchanged)."""
-    tournament, role = _staff(tournament_id)
-    if wants_partial() and request.args.get("v") == service.queue_version(tournament):
+    tournament, role = g.tournament, g.role
+    if wants_partial() and request.args.get("v") == calls.queue_version(tournament):
         return "", 204
     return _render_queue(tournament, role)
 
 
 @bp.get("/director/<int:tournament_id>/history")
-@login_required
+@staff_required(ANY_STAFF)
 def history(tournament_id):
     """Every call with its times and ruling; per round the median and longest waits."""
-    tournament, role = _staff(tournament_id)
-    rows = service.history(tournament)
-    return render_template("calls/history.html", tournament=tournament, role=role, rows=rows,
-                           stats=service.round_stats(rows), reasons=CALL_REASONS)
+    rows = call_history.history(g.tournament)
+    return render_template("calls/history.html", tournament=g.tournament, role=g.role,
+                           rows=rows, stats=call_history.round_stats(rows),
+                           reasons=CALL_REASONS)
 
 
 def _render_call(tournament, role, call, form=None, status=200, error=None):
     form = form or ResolveForm(games_per_round=tournament.games_per_round, formdata=None)
-    players = service.seat_players(call)
+    players = state.seat_players(call)
     form.seat.choices = [SelectChoice("", "No change to points")] + [
         SelectChoice(seat, f"{name}: {players[seat]}" if seat in players else name)
         for seat, name in SEAT_NAMES.items()]
     return render_template(
         "calls/call.html", tournament=tournament, role=role, call=call, form=form,
-        error=error, table_number=call.table.number, round_no=service.round_number(call),
-        waited=service.waited_seconds(call), on_the_way=service.on_the_way(call),
-        claimers=[c.user.name for c in service.active_claims(call)],
-        mine=any(c.user_id == current_user.id for c in service.active_claims(call)),
-        reason=service.reason_label(call), can_adjust=role in access.MANAGE,
-        players=players, seat_label=service.seat_label, quick_rulings=service.QUICK_RULINGS,
-        quick_penalty=service.QUICK_PENALTY,
+        error=error, table_number=call.table.number, round_no=state.round_number(call),
+        waited=state.waited_seconds(call), on_the_way=state.on_the_way(call),
+        claimers=[c.user.name for c in state.active_claims(call)],
+        mine=any(c.user_id == current_user.id for c in state.active_claims(call)),
+        reason=state.reason_label(call), can_adjust=role in MANAGE,
+        players=players, seat_label=calls.seat_label, quick_rulings=calls.QUICK_RULINGS,
+        quick_penalty=calls.QUICK_PENALTY,
     ), status
 
 
 @bp.get("/director/<int:tournament_id>/<int:call_id>")
-@login_required
+@staff_required(ANY_STAFF)
 def detail(tournament_id, call_id):
     """One call: who is going, and the ruling form."""
-    tournament, role = _staff(tournament_id)
-    return _render_call(tournament, role, _call_or_404(tournament, call_id))
+    return _render_call(g.tournament, g.role, _call_or_404(g.tournament, call_id))
 
 
-def _after_action(tournament, role, call, error: service.CallError | None = None):
+def _after_action(tournament, role, call, error=None):
     """Answer a claim, release or hand-on: the queue for htmx, else back where it came from."""
     back = request.form.get("back", "queue")
     if wants_partial():
@@ -280,41 +290,41 @@ def _after_action(tournament, role, call, error: service.CallError | None = None
 
 def _act_on_call(tournament_id, call_id, act):
     """Do `act(call, user, role)` on one call as staff; answer as _after_action does."""
-    tournament, role = _staff(tournament_id)
+    tournament, role = g.tournament, g.role
     call = _call_or_404(tournament, call_id)
     try:
         act(call, current_user, role)
-    except service.CallError as error:
+    except REFUSALS as error:
         return _after_action(tournament, role, call, error)
     return _after_action(tournament, role, call)
 
 
 @bp.post("/director/<int:tournament_id>/<int:call_id>/claim")
-@login_required
+@staff_required(ANY_STAFF)
 def claim(tournament_id, call_id):
     """ "I'm going"."""
-    return _act_on_call(tournament_id, call_id, service.claim_call)
+    return _act_on_call(tournament_id, call_id, calls.claim_call)
 
 
 @bp.post("/director/<int:tournament_id>/<int:call_id>/release")
-@login_required
+@staff_required(ANY_STAFF)
 def release(tournament_id, call_id):
     """Take back one's "I'm going"."""
-    return _act_on_call(tournament_id, call_id, service.release_call)
+    return _act_on_call(tournament_id, call_id, calls.release_call)
 
 
 @bp.post("/director/<int:tournament_id>/<int:call_id>/needs-director")
-@login_required
+@staff_required(ANY_STAFF)
 def needs_director(tournament_id, call_id):
     """A table guide hands the call on to a director."""
-    return _act_on_call(tournament_id, call_id, service.hand_to_director)
+    return _act_on_call(tournament_id, call_id, calls.hand_to_director)
 
 
 @bp.post("/director/<int:tournament_id>/<int:call_id>/resolve")
-@login_required
+@staff_required(ANY_STAFF)
 def resolve(tournament_id, call_id):
     """Resolve with the ruling in words and, optionally, one adjustment on the sheet."""
-    tournament, role = _staff(tournament_id)
+    tournament, role = g.tournament, g.role
     call = _call_or_404(tournament, call_id)
     if request.form.get("quick") is not None:
         return _resolve_quick(tournament, role, call, request.form["quick"])
@@ -323,19 +333,14 @@ def resolve(tournament_id, call_id):
         return _render_call(tournament, role, call, form, 422)
     adjustment = None
     if form.wants_adjustment():
-        if role not in access.MANAGE:
-            form.seat.errors = ["Only a director or co-director can change points. "
-                                "Hand this call to a director."]
+        if role not in MANAGE:
+            form.seat.errors = [NOT_A_DIRECTOR]
             return _render_call(tournament, role, call, form, 403)
-        adjustment = service.Adjustment(form.seat.data, form.points.data, form.game_no.data)
+        adjustment = calls.Adjustment(form.seat.data, form.points.data, form.game_no.data)
     try:
-        service.resolve_call(call, current_user, form.ruling.data, role, adjustment)
-    except service.CallError as error:
-        db.session.rollback()
-        if error.field and hasattr(form, error.field):
-            getattr(form, error.field).errors = [error.message]
-            return _render_call(tournament, role, call, form, error.status)
-        return _render_call(tournament, role, call, form, error.status, error.message)
+        calls.resolve_call(call, current_user, form.ruling.data, role, adjustment)
+    except REFUSALS as error:
+        return _render_call(tournament, role, call, form, error.status, on_form(form, error))
     return _resolved(tournament, call, adjustment)
 
 
@@ -343,7 +348,7 @@ def _resolved(tournament, call, adjustment):
     """Back to the queue, saying what was done (a change of points names the player)."""
     message = f"Table {call.table.number}: resolved."
     if adjustment is not None:
-        who = service.seat_label(adjustment.seat, service.seat_players(call))
+        who = calls.seat_label(adjustment.seat, state.seat_players(call))
         message = f"Table {call.table.number}: resolved, {adjustment.points:+d} to {who}."
     flash(message)
     return redirect(url_for("calls.queue", tournament_id=tournament.id))
@@ -353,12 +358,10 @@ def _resolve_quick(tournament, role, call, key):
     """Resolve with a one-tap ruling (the ruling form's CSRF token came with it)."""
     form = ResolveForm(games_per_round=tournament.games_per_round, formdata=None)
     try:
-        ruling, adjustment = service.quick_ruling(key, service.seat_players(call))
-        if adjustment is not None and role not in access.MANAGE:
-            raise service.CallError("Only a director or co-director can change points. "
-                                    "Hand this call to a director.", status=403)
-        service.resolve_call(call, current_user, ruling, role, adjustment)
-    except service.CallError as error:
-        db.session.rollback()
+        ruling, adjustment = calls.quick_ruling(key, state.seat_players(call))
+        if adjustment is not None and role not in MANAGE:
+            return _render_call(tournament, role, call, form, 403, NOT_A_DIRECTOR)
+        calls.resolve_call(call, current_user, ruling, role, adjustment)
+    except REFUSALS as error:
         return _render_call(tournament, role, call, form, error.status, error.message)
     return _resolved(tournament, call, adjustment)

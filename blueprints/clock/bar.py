@@ -14,7 +14,7 @@ from datetime import datetime
 from sqlalchemy import and_, func, select
 
 from core.clock import ClockView, clock_view, fingerprint
-from core.words import OPEN_STATES
+from core.words import OPEN_STATES, SheetState
 from models import CallClaim, DirectorCall, Round, Scoresheet, Seating, Table, User, db, utcnow
 
 # The one-tap pause reasons besides "Ruling at table N" (filled from the calls in hand).
@@ -68,8 +68,9 @@ def _sheets(tournament_id: int, round_no: int) -> tuple[int, int]:
     total = db.session.scalar(
         select(func.count(func.distinct(Seating.table_id))).where(Seating.round_id == round_id))
     done = db.session.scalar(
-        select(func.count(Scoresheet.id)).where(Scoresheet.round_id == round_id,
-                                                Scoresheet.state.in_(("submitted", "verified"))))
+        select(func.count(Scoresheet.id)).where(
+            Scoresheet.round_id == round_id,
+            Scoresheet.state.in_((SheetState.SUBMITTED, SheetState.VERIFIED))))
     return done or 0, total or 0
 
 

@@ -16,7 +16,9 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from .service import MAX_ADJUST_MINUTES, MAX_ROW_NUMBER
+from core.words import MAX_ROW_NUMBER
+
+from .actions import MAX_ADJUST_MINUTES
 
 
 class ClockForm(FlaskForm):

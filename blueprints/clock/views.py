@@ -9,22 +9,25 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    g,
     make_response,
     redirect,
     render_template,
     request,
     url_for,
 )
-from flask_login import current_user, login_required
+from flask_login import current_user
 
 from blueprints.common import render_page_or_partial, wants_partial
-from core.access import ANY_STAFF, MANAGE, staff_role, staff_tournament
+from core.access import ANY_STAFF, MANAGE, staff_required, staff_role
 from core.clock import announcements, clock_by_code, clock_view, unchanged
+from core.errors import Conflict, Refused
 from core.lookup import rules_of
 from core.rounds import round_row
 from core.words import MOVEMENT_WORDS, clock_text
 
-from . import bar, service
+from . import actions, bar, grid
+from .announcements import clear_announcement, post_announcement
 from .forms import (
     AdjustForm,
     AnnouncementForm,
@@ -90,7 +93,7 @@ def partial(code):
 
 def _console_context(tournament, role, forms=None, problem=None):
     view = clock_view(tournament)
-    next_no = service.next_round_number(tournament)
+    next_no = actions.next_round_number(tournament)
     next_row = round_row(tournament, next_no) if next_no else None
     can_control = role in MANAGE
     forms = forms or {}
@@ -115,13 +118,13 @@ def _console_context(tournament, role, forms=None, problem=None):
         resume_form=prefilled("resume", ResumeForm),
         adjust_form=prefilled("adjust", AdjustForm), end_form=prefilled("end", EndForm),
         seat_form=prefilled("seat", SeatForm),
-        pause_refusal=service.pause_refusal(tournament),
-        extension_refusal=service.extension_refusal(tournament),
+        pause_refusal=actions.pause_refusal(tournament),
+        extension_refusal=actions.extension_refusal(tournament),
         movement_words=MOVEMENT_WORDS[rules_of(tournament).movement],
         announcement_form=forms.get("announce") or AnnouncementForm(prefix="announce"),
         announcements=announcements(tournament.id), problem=problem,
         # Before seating or starting the next round: earlier sheets still not submitted.
-        unsubmitted=(service.unsubmitted_before(tournament, next_no)
+        unsubmitted=(grid.unsubmitted_before(tournament, next_no)
                      if can_control and next_no and not in_play else []),
         **_grid_context(tournament, view),
     )
@@ -130,13 +133,13 @@ def _console_context(tournament, role, forms=None, problem=None):
 def _grid_context(tournament, view):
     """What the grid of tables shows (and its version): the clock, one query for the
     tables. The "behind" line uses the round's own length, minutes added included."""
-    grid = service.table_grid(tournament, view)
+    tables = grid.table_grid(tournament, view)
     round_seconds = view.duration if view else tournament.round_minutes * 60
     return dict(
-        tournament=tournament, view=view, grid=grid,
-        grid_version=service.grid_version(view, grid),
+        tournament=tournament, view=view, grid=tables,
+        grid_version=grid.grid_version(view, tables),
         games_per_round=tournament.games_per_round,
-        behind_minutes=service.behind_minutes(round_seconds, tournament.games_per_round),
+        behind_minutes=grid.behind_minutes(round_seconds, tournament.games_per_round),
     )
 
 
@@ -146,18 +149,17 @@ def _console(tournament, role, status=200, **kwargs):
 
 
 @bp.get("/director/<int:tournament_id>")
-@login_required
+@staff_required(ANY_STAFF)
 def console(tournament_id):
     """The director's console: the clock, its controls, announcements and every table."""
-    tournament = staff_tournament(tournament_id, ANY_STAFF)
-    return _console(tournament, staff_role(tournament))
+    return _console(g.tournament, g.role)
 
 
-@bp.get("/director/<int:tournament_id>/grid")
-@login_required
-def grid(tournament_id):
+@bp.get("/director/<int:tournament_id>/grid", endpoint="grid")
+@staff_required(ANY_STAFF)
+def grid_partial(tournament_id):
     """The grid of tables for a poll: 204 while the version shown is current."""
-    tournament = staff_tournament(tournament_id, ANY_STAFF)
+    tournament = g.tournament
     # Only the clock and the grid (two queries) before the 204: the forms, announcements
     # and next round of the whole console are built only for a full page.
     context = _grid_context(tournament, clock_view(tournament))
@@ -165,14 +167,14 @@ def grid(tournament_id):
         return no_change()
     if wants_partial():
         return render_page_or_partial("clock/console.html", "clock/_grid.html", **context)
-    return _console(tournament, staff_role(tournament))
+    return _console(tournament, g.role)
 
 
 @bp.get("/director/<int:tournament_id>/bar")
-@login_required
+@staff_required(ANY_STAFF)
 def bar_partial(tournament_id):
     """The director's bar for a poll: 204 while the version shown is current."""
-    tournament = staff_tournament(tournament_id, ANY_STAFF)
+    tournament = g.tournament
     shown = _bar_for(tournament)
     if request.args.get("v") == (shown.version if shown else "none"):
         return no_change()
@@ -188,12 +190,6 @@ def bar_partial(tournament_id):
     return response
 
 
-def _controlled(tournament_id):
-    """The tournament, for someone allowed to run its clock (guides: 403)."""
-    tournament = staff_tournament(tournament_id, MANAGE)
-    return tournament, staff_role(tournament)
-
-
 def _run(tournament, role, name, form, action):
     """Validate `form`, do `action(round_no, version)`; refusals re-show the console."""
     if not form.validate_on_submit():
@@ -206,10 +202,12 @@ def _run(tournament, role, name, form, action):
                                 "clock as it is now.")
     try:
         message = action(*(sent or ()))
-    except service.StaleClock as error:
-        return _console(tournament, role, 409, problem=str(error))
-    except service.ClockRefused as error:
-        return _console(tournament, role, 422, forms={name: form}, problem=str(error))
+    except Conflict as error:
+        # The clock as it is now: the forms are drawn again from the round, not the post.
+        return _console(tournament, role, error.status, problem=error.message)
+    except Refused as error:
+        return _console(tournament, role, error.status, forms={name: form},
+                        problem=error.message)
     flash(message, "success")
     # The bar's forms come back to the page they were tapped on.
     back = safe_back(request.form.get("back"))
@@ -217,27 +215,27 @@ def _run(tournament, role, name, form, action):
 
 
 @bp.post("/director/<int:tournament_id>/start")
-@login_required
+@staff_required(MANAGE)
 def start(tournament_id):
     """Start the next round (its seating must exist)."""
-    tournament, role = _controlled(tournament_id)
+    tournament, role = g.tournament, g.role
 
     def act(round_no, version):
-        service.start_round(tournament, round_no, version, current_user, role)
+        actions.start_round(tournament, round_no, version, current_user, role)
         return f"Round {round_no} has started."
 
     return _run(tournament, role, "start", StartForm(prefix="start"), act)
 
 
 @bp.post("/director/<int:tournament_id>/pause")
-@login_required
+@staff_required(MANAGE)
 def pause(tournament_id):
     """Pause the clock, saying why."""
-    tournament, role = _controlled(tournament_id)
+    tournament, role = g.tournament, g.role
     form = PauseForm(prefix="pause")
 
     def act(round_no, version):
-        service.pause(tournament, round_no, version, form.reason.data, current_user, role,
+        actions.pause(tournament, round_no, version, form.reason.data, current_user, role,
                       override=bool(form.override.data))
         return "The clock is paused."
 
@@ -245,14 +243,14 @@ def pause(tournament_id):
 
 
 @bp.post("/director/<int:tournament_id>/resume")
-@login_required
+@staff_required(MANAGE)
 def resume(tournament_id):
     """Restart a paused clock."""
-    tournament, role = _controlled(tournament_id)
+    tournament, role = g.tournament, g.role
     form = ResumeForm(prefix="resume")
 
     def act(round_no, version):
-        service.resume(tournament, round_no, version, form.reason.data or "", current_user,
+        actions.resume(tournament, round_no, version, form.reason.data or "", current_user,
                        role)
         return "The clock is running again."
 
@@ -260,15 +258,15 @@ def resume(tournament_id):
 
 
 @bp.post("/director/<int:tournament_id>/adjust")
-@login_required
+@staff_required(MANAGE)
 def adjust(tournament_id):
     """Add minutes to the round or take them away."""
-    tournament, role = _controlled(tournament_id)
+    tournament, role = g.tournament, g.role
     form = AdjustForm(prefix="adjust")
 
     def act(round_no, version):
         minutes = form.signed_minutes()
-        service.adjust(tournament, round_no, version, minutes, form.reason.data or "",
+        actions.adjust(tournament, round_no, version, minutes, form.reason.data or "",
                        current_user, role)
         amount = f"{abs(minutes)} minute{'s' if abs(minutes) != 1 else ''}"
         return f"Added {amount}." if minutes > 0 else f"Took {amount} away."
@@ -277,60 +275,60 @@ def adjust(tournament_id):
 
 
 @bp.post("/director/<int:tournament_id>/end")
-@login_required
+@staff_required(MANAGE)
 def end(tournament_id):
     """End the round now."""
-    tournament, role = _controlled(tournament_id)
+    tournament, role = g.tournament, g.role
 
     def act(round_no, version):
-        service.end_round(tournament, round_no, version, current_user, role)
+        actions.end_round(tournament, round_no, version, current_user, role)
         return f"Round {round_no} has ended."
 
     return _run(tournament, role, "end", EndForm(prefix="end"), act)
 
 
 @bp.post("/director/<int:tournament_id>/seat")
-@login_required
+@staff_required(MANAGE)
 def seat(tournament_id):
     """Seat the next round by the movement (a separate act from starting it)."""
-    tournament, role = _controlled(tournament_id)
+    tournament, role = g.tournament, g.role
     form = SeatForm(prefix="seat")
 
     def act():
         try:
             round_no = int(form.round_no.data)
         except (TypeError, ValueError):
-            raise service.ClockRefused("That form was incomplete. Nothing was changed.") \
+            raise actions.ClockRefused("That form was incomplete. Nothing was changed.") \
                 from None
-        service.seat_round(tournament, round_no, current_user, role)
+        actions.seat_round(tournament, round_no, current_user, role)
         return f"Round {round_no} is seated. Start it when the players are in their seats."
 
     return _run(tournament, role, "seat", form, act)
 
 
 @bp.post("/director/<int:tournament_id>/announcements")
-@login_required
+@staff_required(MANAGE)
 def announce(tournament_id):
     """Post an announcement on the big screen."""
-    tournament, role = _controlled(tournament_id)
+    tournament, role = g.tournament, g.role
     form = AnnouncementForm(prefix="announce")
 
     def act():
-        service.post_announcement(tournament, form.text.data, current_user, role)
+        post_announcement(tournament, form.text.data, current_user, role)
         return "The announcement is on the big screen."
 
     return _run(tournament, role, "announce", form, act)
 
 
 @bp.post("/director/<int:tournament_id>/announcements/<int:announcement_id>/clear")
-@login_required
+@staff_required(MANAGE)
 def clear(tournament_id, announcement_id):
     """Take an announcement off the big screen."""
-    tournament, role = _controlled(tournament_id)
+    tournament, role = g.tournament, g.role
 
     def act():
         try:
-            service.clear_announcement(tournament, announcement_id, current_user, role)
+            clear_announcement(tournament, announcement_id, current_user, role)
         except LookupError:
             abort(404)
         return "The announcement is off the big screen."

@@ -48,10 +48,10 @@ def guide(app, tournament):
 @pytest.fixture
 def place(table):
     """Place a call from `table` through the service; returns the call."""
-    from blueprints.calls import service
+    from blueprints.calls import table_calls
 
     def make(reason="", note=""):
-        call, _ = service.place_call(table, reason, note)
+        call, _ = table_calls.place_call(table, reason, note)
         return call
 
     return make

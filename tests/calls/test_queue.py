@@ -9,7 +9,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from blueprints.calls import service
+from blueprints.calls import history as call_history
+from blueprints.calls import queue as calls_queue
+from blueprints.calls import table_calls
+from core.errors import Refused
 from models import AuditEvent, CallClaim, DirectorCall, Scoresheet, db, utcnow
 from tests.calls.conftest import HX
 from tests.conftest import make_tournament, make_user, sign_in
@@ -37,7 +40,7 @@ def call_audit(tournament):
 def test_queue_lists_open_calls_oldest_first(client, tournament, place):
     first = place("scoring", "Who threw?")
     second_table = tournament.tables[4]
-    second, _ = service.place_call(second_table, "tile_count")
+    second, _ = table_calls.place_call(second_table, "tile_count")
     first.called_at = utcnow() - timedelta(minutes=3)
     db.session.commit()
     html = client.get(queue_url(tournament)).get_data(as_text=True)
@@ -60,20 +63,20 @@ def test_a_wait_over_five_minutes_turns_red_and_says_so(client, tournament, plac
 
 def test_resolved_and_cancelled_calls_leave_the_queue(client, tournament, place, director):
     call = place()
-    service.resolve_call(call, director, "Play on")
+    calls_queue.resolve_call(call, director, "Play on")
     html = client.get(queue_url(tournament)).get_data(as_text=True)
     assert "No open calls" in html
 
 
 def test_queue_polling_gets_204_until_something_changes(client, tournament, place):
-    version = service.queue_version(tournament)
+    version = calls_queue.queue_version(tournament)
     assert client.get(queue_url(tournament) + f"?v={version}", headers=HX).status_code == 204
     place()
     response = client.get(queue_url(tournament) + f"?v={version}", headers=HX)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert 'id="queue"' in html and "Table 1" in html and "<html" not in html
-    new_version = service.queue_version(tournament)
+    new_version = calls_queue.queue_version(tournament)
     assert new_version != version
     assert client.get(queue_url(tournament) + f"?v={new_version}",
                       headers=HX).status_code == 204
@@ -143,7 +146,7 @@ def test_claim_without_javascript_redirects_to_the_queue(client, tournament, pla
 
 def test_claim_of_a_resolved_call_is_refused(client, tournament, place, director):
     call = place()
-    service.resolve_call(call, director, "Play on")
+    calls_queue.resolve_call(call, director, "Play on")
     version = fresh(call).version
     response = client.post(queue_url(tournament, f"/{call.id}/claim"), headers=HX)
     assert response.status_code == 409
@@ -154,7 +157,7 @@ def test_claim_of_a_resolved_call_is_refused(client, tournament, place, director
 
 def test_claim_of_a_cancelled_call_is_refused(client, tournament, place, table):
     call = place()
-    service.cancel_call(table)
+    table_calls.cancel_call(table)
     response = client.post(queue_url(tournament, f"/{call.id}/claim"))
     assert response.status_code == 409
     assert "cancelled" in response.get_data(as_text=True)
@@ -300,9 +303,9 @@ def test_a_refused_adjustment_on_the_sheet_rolls_back_the_ruling(app, tournament
 
     monkeypatch.setattr(sheets, "add_adjustment", refuse)
     call = place()
-    with pytest.raises(service.CallError) as error:
-        service.resolve_call(call, director, "Dead hand", "director",
-                             service.Adjustment("N", -10, None))
+    with pytest.raises(Refused) as error:
+        calls_queue.resolve_call(call, director, "Dead hand", "director",
+                             calls_queue.Adjustment("N", -10, None))
     assert error.value.field == "game_no"
     assert fresh(call).state == "open" and fresh(call).version == 1
     assert call_audit(tournament) == ["call.place"]
@@ -337,19 +340,19 @@ def test_history_lists_every_call_with_its_times_and_wait_statistics(
     calls = []
     for number, (claim_after, resolve_after) in enumerate(
             [(30, 120), (90, 300), (None, 60)], start=1):
-        call, _ = service.place_call(tournament.tables[number - 1], "ruling")
+        call, _ = table_calls.place_call(tournament.tables[number - 1], "ruling")
         call.called_at = now - timedelta(minutes=30)
         if claim_after is not None:
-            service.claim_call(call, director)
+            calls_queue.claim_call(call, director)
             call.first_claimed_at = call.called_at + timedelta(seconds=claim_after)
-        service.resolve_call(call, director, f"Ruling {number}")
+        calls_queue.resolve_call(call, director, f"Ruling {number}")
         call.resolved_at = call.called_at + timedelta(seconds=resolve_after)
         calls.append(call)
-    cancelled, _ = service.place_call(tournament.tables[5])
-    service.cancel_call(tournament.tables[5])
+    cancelled, _ = table_calls.place_call(tournament.tables[5])
+    table_calls.cancel_call(tournament.tables[5])
     db.session.commit()
 
-    [stats] = service.round_stats(service.history(tournament))
+    [stats] = call_history.round_stats(call_history.history(tournament))
     assert stats.round_no == 1 and stats.calls == 3
     assert (stats.median_claim, stats.longest_claim) == (60, 90)
     assert (stats.median_resolve, stats.longest_resolve) == (120, 300)
@@ -404,8 +407,8 @@ def test_a_sheet_created_by_the_table_at_the_same_moment_is_retried_once(
 
     monkeypatch.setattr(sheets, "add_adjustment", racing)
     call = place()
-    service.resolve_call(call, director, "Dead hand", "director",
-                         service.Adjustment("N", -10, None))
+    calls_queue.resolve_call(call, director, "Dead hand", "director",
+                         calls_queue.Adjustment("N", -10, None))
     assert len(tries) == 2
     assert fresh(call).state == "resolved"
     sheet = db.session.scalar(select(Scoresheet).where(Scoresheet.table_id == table.id))
@@ -433,8 +436,8 @@ def test_two_sheet_conflicts_in_a_row_are_a_plain_409_and_change_nothing(
 def test_history_landmarks_have_unique_names(client, tournament, director):
     """axe's landmark-unique rule: the scrolling box of the waits table is a region of
     its own name, not a second "Waits per round" beside its section."""
-    call, _ = service.place_call(tournament.tables[0], "ruling")
-    service.resolve_call(call, director, "Play on")
+    call, _ = table_calls.place_call(tournament.tables[0], "ruling")
+    calls_queue.resolve_call(call, director, "Play on")
     html = client.get(queue_url(tournament, "/history")).get_data(as_text=True)
     assert html.count('aria-labelledby="waits-heading"') == 1
     assert 'role="region" aria-label="Table of waits per round' in html

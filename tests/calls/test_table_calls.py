@@ -7,7 +7,8 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from blueprints.calls import service
+from blueprints.calls import queue as calls_queue
+from blueprints.calls import table_calls
 from models import AppliedRequest, AuditEvent, DirectorCall, db, new_token, utcnow
 from tests.calls.conftest import HX, calls_of
 
@@ -52,7 +53,7 @@ def test_a_second_tap_shows_the_open_call_instead_of_another(client, table, tabl
 def test_a_resent_request_changes_nothing_twice(client, table, table_url, director):
     client.post(table_url(), data={"request_key": "same-key"})
     [call] = calls_of(table)
-    service.resolve_call(call, director, "Play on")
+    calls_queue.resolve_call(call, director, "Play on")
     client.post(table_url(), data={"request_key": "same-key"})  # bad Wi-Fi retry, later
     assert len(calls_of(table)) == 1
     assert db.session.get(AppliedRequest, "same-key") is not None
@@ -114,19 +115,19 @@ def test_no_token_or_wrong_table_is_404(client, table, tournament):
 
 
 def test_a_table_cannot_flood_the_queue(client, table, table_url, tournament):
-    for _ in range(service.FLOOD_LIMIT):
+    for _ in range(table_calls.FLOOD_LIMIT):
         client.post(table_url(), data={}, headers=HX)
         client.post(table_url("/cancel"), data={}, headers=HX)
     response = client.post(table_url(), data={}, headers=HX)
     assert response.status_code == 429
     assert "Please wait a few minutes" in response.get_data(as_text=True)
-    assert len(calls_of(table)) == service.FLOOD_LIMIT
+    assert len(calls_of(table)) == table_calls.FLOOD_LIMIT
     # Ten minutes later the table may call again (counted in the database).
     for call in calls_of(table):
-        call.called_at -= service.FLOOD_WINDOW + timedelta(seconds=1)
+        call.called_at -= table_calls.FLOOD_WINDOW + timedelta(seconds=1)
     db.session.commit()
     assert client.post(table_url(), data={}, headers=HX).status_code == 200
-    assert len(calls_of(table)) == service.FLOOD_LIMIT + 1
+    assert len(calls_of(table)) == table_calls.FLOOD_LIMIT + 1
 
 
 def test_the_table_cancels_its_call(client, table, table_url, tournament):
@@ -170,13 +171,13 @@ def test_the_table_sees_the_director_on_the_way_then_the_ruling(client, table, t
     call = place()
     waited = client.get(table_url(), headers=HX).get_data(as_text=True)
     assert "Waiting" in waited
-    service.claim_call(call, director)
+    calls_queue.claim_call(call, director)
     html = client.get(table_url(), headers=HX).get_data(as_text=True)
     assert "Ann Director is on the way" in html
-    service.claim_call(call, co_director[0])
+    calls_queue.claim_call(call, co_director[0])
     html = client.get(table_url(), headers=HX).get_data(as_text=True)
     assert "Ann Director and Bob Codirector are on the way" in html
-    service.resolve_call(call, director, "North's hand is dead.")
+    calls_queue.resolve_call(call, director, "North's hand is dead.")
     html = client.get(table_url(), headers=HX).get_data(as_text=True)
     assert "Resolved:" in html and "North&#39;s hand is dead." in html
     assert ">OK, we have read it</button>" in html  # OK brings back the button
@@ -193,7 +194,7 @@ def test_waiting_time_comes_from_the_server(client, table, table_url, place):
 def test_an_old_resolved_call_leaves_just_the_button(client, table, table_url, place,
                                                      director):
     call = place()
-    service.resolve_call(call, director, "Play on")
+    calls_queue.resolve_call(call, director, "Play on")
     # shown until OK, but not to the next round's players: gone once a round is surely over
     db.session.get(DirectorCall, call.id).resolved_at = utcnow() - timedelta(hours=2)
     db.session.commit()
@@ -229,7 +230,7 @@ def test_simultaneous_taps_from_two_phones_make_one_call(app, table, tournament)
 
                 mine = db.session.get(Table, table_id)
                 barrier.wait(timeout=5)
-                call, created = service.place_call(mine, request_key=key)
+                call, created = table_calls.place_call(mine, request_key=key)
                 results.append((call.id, created))
                 db.session.remove()
         except Exception as error:  # pragma: no cover - reported below
@@ -272,7 +273,7 @@ def test_an_unclaimed_call_says_the_director_has_been_called_only(client, table,
 
 def test_once_claimed_the_director_has_your_call(client, table, table_url, place, director):
     call = place(reason="tile_count")
-    service.claim_call(call, director)
+    calls_queue.claim_call(call, director)
     html = client.get(table_url(), headers=HX).get_data(as_text=True)
     assert "Ann Director is on the way" in html
     assert "The director has your call (tile count). Please stay at the table." in html
@@ -283,7 +284,7 @@ def test_once_claimed_the_director_has_your_call(client, table, table_url, place
 def test_a_ruling_is_one_line_with_ok_and_no_call_form(client, table, table_url, place,
                                                         director):
     call = place()
-    service.resolve_call(call, director, "Play on")
+    calls_queue.resolve_call(call, director, "Play on")
     html = client.get(table_url(), headers=HX).get_data(as_text=True)
     assert "call-resolved" in html and "Resolved:</strong> Play on" in html
     assert ">OK, we have read it</button>" in html
@@ -293,7 +294,7 @@ def test_a_ruling_is_one_line_with_ok_and_no_call_form(client, table, table_url,
 def test_ok_without_javascript_hides_the_ruling_on_this_phone(app, client, table, table_url,
                                                               tournament, place, director):
     call = place()
-    service.resolve_call(call, director, "Play on")
+    calls_queue.resolve_call(call, director, "Play on")
     response = client.post(table_url("/ok"), data={"call_id": call.id})
     assert response.status_code == 302
     assert f"/t/{tournament.code}/{table.number}" in response.headers["Location"]
@@ -312,7 +313,7 @@ def test_ok_without_javascript_hides_the_ruling_on_this_phone(app, client, table
 
 def test_ok_with_htmx_answers_with_the_button(client, table, table_url, place, director):
     call = place()
-    service.resolve_call(call, director, "Play on")
+    calls_queue.resolve_call(call, director, "Play on")
     response = client.post(table_url("/ok"), data={"call_id": call.id}, headers=HX)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
@@ -332,7 +333,7 @@ def test_ok_on_an_open_call_hides_nothing(client, table, table_url, place):
 
 def test_a_new_call_after_ok_shows_again(client, table, table_url, place, director):
     call = place()
-    service.resolve_call(call, director, "Play on")
+    calls_queue.resolve_call(call, director, "Play on")
     client.post(table_url("/ok"), data={"call_id": call.id})
     html = client.post(table_url(), data={}, headers=HX).get_data(as_text=True)
     assert "The director has been called" in html
@@ -343,8 +344,8 @@ def test_the_table_sees_the_whole_ruling_and_its_points_until_ok(client, table, 
     ruling = ("Jokerless bonus refused: the hand held a joker that was exchanged before the "
               "win, so North's claim of a jokerless hand does not stand under the card.")
     call = place()
-    service.resolve_call(call, director, ruling, "director",
-                         service.Adjustment("N", -10, None))
+    calls_queue.resolve_call(call, director, ruling, "director",
+                         calls_queue.Adjustment("N", -10, None))
     html = client.get(table_url(), headers=HX).get_data(as_text=True)
     assert ruling.replace("'", "&#39;") in html and "<details" not in html
     assert "Points: <strong>North -10</strong>" in html

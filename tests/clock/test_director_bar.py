@@ -9,7 +9,8 @@ from datetime import timedelta
 
 import pytest
 
-from blueprints.calls import service as calls_service
+from blueprints.calls import queue as calls_queue
+from blueprints.calls import table_calls
 from models import DirectorCall, db, utcnow
 from tests.clock.conftest import games_on, started
 from tests.conftest import make_tournament, sign_in
@@ -51,8 +52,8 @@ def test_no_bar_for_a_signed_out_visitor_on_public_pages(app, tournament):
 
 def test_the_bar_counts_open_calls_with_the_oldest_wait_and_sheets_in(client, tournament):
     started(tournament, minutes_ago=10)
-    first, _ = calls_service.place_call(tournament.tables[2], "ruling")
-    calls_service.place_call(tournament.tables[4], "scoring")
+    first, _ = table_calls.place_call(tournament.tables[2], "ruling")
+    table_calls.place_call(tournament.tables[4], "scoring")
     first.called_at = utcnow() - timedelta(minutes=3, seconds=5)
     db.session.commit()
     games_on(tournament, 1, 1, 4, state="submitted")
@@ -66,13 +67,13 @@ def test_the_bar_counts_open_calls_with_the_oldest_wait_and_sheets_in(client, to
 
 def test_pause_from_the_bar_offers_the_calls_in_hand(client, tournament, director):
     started(tournament, minutes_ago=5)
-    call, _ = calls_service.place_call(tournament.tables[3], "ruling")
-    calls_service.claim_call(call, director, "director")
+    call, _ = table_calls.place_call(tournament.tables[3], "ruling")
+    calls_queue.claim_call(call, director, "director")
     bar = bar_html(client.get(f"/calls/director/{tournament.id}").get_data(as_text=True))
     assert 'value="Ruling at table 4"' in bar
     assert 'value="Announcement"' in bar and 'value="Break"' in bar
     # On the call's own page, that table is offered even before "I'm going".
-    other, _ = calls_service.place_call(tournament.tables[6], "ruling")
+    other, _ = table_calls.place_call(tournament.tables[6], "ruling")
     page = client.get(f"/calls/director/{tournament.id}/{other.id}").get_data(as_text=True)
     assert 'value="Ruling at table 7"' in bar_html(page)
 
@@ -132,7 +133,7 @@ def test_the_bars_poll_is_204_until_something_changes(client, tournament):
     assert first.status_code == 200
     version = bar_html(first.get_data(as_text=True)).split('data-version="')[1].split('"')[0]
     assert client.get(url, query_string={"v": version}, headers=HX).status_code == 204
-    calls_service.place_call(tournament.tables[0], "ruling")
+    table_calls.place_call(tournament.tables[0], "ruling")
     changed = client.get(url, query_string={"v": version}, headers=HX)
     assert changed.status_code == 200
     assert '<strong class="bar-value">1<span' in changed.get_data(as_text=True)
@@ -178,7 +179,7 @@ def test_end_the_round_names_the_tables_still_playing(client, tournament):
 
 def test_calls_left_open_count_only_open_ones(client, tournament):
     started(tournament)
-    call, _ = calls_service.place_call(tournament.tables[0], "ruling")
+    call, _ = table_calls.place_call(tournament.tables[0], "ruling")
     db.session.execute(db.update(DirectorCall).where(DirectorCall.id == call.id)
                        .values(state="resolved", resolved_at=utcnow()))
     db.session.commit()

@@ -8,7 +8,7 @@ import re
 import pytest
 from sqlalchemy import event
 
-from blueprints.clock.service import behind_minutes, is_behind
+from blueprints.clock.grid import behind_minutes, is_behind
 from core.clock import ClockView
 from models import db
 from tests.clock.conftest import games_on, started
@@ -92,7 +92,7 @@ def test_grid_shows_each_tables_progress(client, tournament):
 
 
 def test_grid_is_one_query(app, tournament):
-    from blueprints.clock.service import table_grid
+    from blueprints.clock.grid import table_grid
     from core.clock import clock_view
 
     started(tournament, 1, minutes_ago=40)

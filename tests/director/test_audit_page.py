@@ -4,7 +4,8 @@ and ignored; directors only; printable (a print button, no filter on paper)."""
 
 from __future__ import annotations
 
-from blueprints.calls import service as calls_service
+from blueprints.calls import queue as calls_queue
+from blueprints.calls import table_calls
 from tests.clock.conftest import started
 from tests.conftest import make_user, sign_in
 
@@ -35,9 +36,9 @@ def test_every_change_with_who_when_before_and_after(client, tournament, directo
 
 def test_filters_by_table_round_player_who_and_what(client, tournament, director):
     started(tournament)
-    call4, _ = calls_service.place_call(tournament.tables[3], "ruling")
-    call6, _ = calls_service.place_call(tournament.tables[5], "scoring")
-    calls_service.claim_call(call4, director, "director")
+    call4, _ = table_calls.place_call(tournament.tables[3], "ruling")
+    call6, _ = table_calls.place_call(tournament.tables[5], "scoring")
+    calls_queue.claim_call(call4, director, "director")
     by_table = items(client.get(url(tournament, table=4)).get_data(as_text=True))
     assert len(by_table) == 2 and all("table 4" in item for item in by_table)
     # Player 13 sits at table 4 in round 1 (seated by number).

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from blueprints.calls import service as calls_service
+from blueprints.calls import queue as calls_queue
+from blueprints.calls import table_calls
 from models import db
 from tests.conftest import make_tournament
 from tests.table.conftest import TableClient, count_queries
@@ -71,7 +72,7 @@ def test_a_lost_answer_is_sent_again(east):
 
 def test_a_call_sends_only_the_call_bar(east):
     shown = live_parts(east.get().get_data(as_text=True))
-    call, _ = calls_service.place_call(east.table, "", "")
+    call, _ = table_calls.place_call(east.table, "", "")
     db.session.commit()
     html = poll(east, shown).get_data(as_text=True)
     assert live_parts(html) == {"call": f"{call.id}.{call.version}"}
@@ -79,10 +80,10 @@ def test_a_call_sends_only_the_call_bar(east):
 
 
 def test_the_clock_sends_the_clock_and_the_panel(east, director):
-    from blueprints.clock import service as clock_service
+    from blueprints.clock import actions as clock_actions
 
     shown = live_parts(east.get().get_data(as_text=True))
-    clock_service.start_round(east.tournament, 1, 0, director, "owner")
+    clock_actions.start_round(east.tournament, 1, 0, director, "owner")
     db.session.commit()
     response = poll(east, shown)
     parts = live_parts(response.get_data(as_text=True))
@@ -138,8 +139,8 @@ def test_the_unchanged_answer_skips_the_session(east, monkeypatch):
 
 
 def test_a_ruling_this_phone_dismissed_stays_dismissed(east, director):
-    call, _ = calls_service.place_call(east.table, "", "")
-    calls_service.resolve_call(call, director, "Play on")
+    call, _ = table_calls.place_call(east.table, "", "")
+    calls_queue.resolve_call(call, director, "Play on")
     db.session.commit()
     shown = live_parts(east.get().get_data(as_text=True))
     assert shown["call"] == f"{call.id}.{call.version}"
@@ -174,7 +175,7 @@ def _both_ways(east, round_no=None, dismissed=()):
 
 
 def test_the_one_statement_agrees_with_the_full_view_through_a_round(east, director):
-    from blueprints.clock import service as clock_service
+    from blueprints.clock import actions as clock_actions
 
     tournament = east.tournament
     states = []
@@ -189,25 +190,25 @@ def test_the_one_statement_agrees_with_the_full_view_through_a_round(east, direc
         assert others == [False, False, False] and wrong_token is False
 
     check()                                                       # not started
-    clock_service.start_round(tournament, 1, 0, director, "owner")
+    clock_actions.start_round(tournament, 1, 0, director, "owner")
     check()                                                       # running
     east.save(1, outcome="wall")
     check()                                                       # a game entered
-    clock_service.pause(tournament, 1, 1, "a ruling", director, "owner")
+    clock_actions.pause(tournament, 1, 1, "a ruling", director, "owner")
     check()                                                       # paused
-    clock_service.resume(tournament, 1, 2, "", director, "owner")
-    call, _ = calls_service.place_call(east.table, "", "")
+    clock_actions.resume(tournament, 1, 2, "", director, "owner")
+    call, _ = table_calls.place_call(east.table, "", "")
     check()                                                       # a call open
-    calls_service.claim_call(call, director)
+    calls_queue.claim_call(call, director)
     check()                                                       # claimed
-    calls_service.resolve_call(call, director, "Play on")
+    calls_queue.resolve_call(call, director, "Play on")
     check()                                                       # a ruling shown
     check(dismissed=[call.id])                                    # ... and dismissed here
     for game in (2, 3, 4):
         east.save(game, outcome="wall")
-    clock_service.end_round(tournament, 1, 3, director, "owner")
+    clock_actions.end_round(tournament, 1, 3, director, "owner")
     check()                                                       # round ended
-    clock_service.seat_round(tournament, 2, director, "owner")
+    clock_actions.seat_round(tournament, 2, director, "owner")
     check()                                                       # next round seated
     check(round_no=1)                                             # a page pinned to round 1
     check(round_no=2)
@@ -225,7 +226,7 @@ def test_the_one_statement_refuses_an_unseated_round(east):
 
 
 def test_the_big_screen_polls_once_for_its_clock_and_board(client, director):
-    from blueprints.clock import service as clock_service
+    from blueprints.clock import actions as clock_actions
 
     tournament = make_tournament(director, players=8, rounds=2)
     html = client.get(f"/display/{tournament.code}").get_data(as_text=True)
@@ -233,7 +234,7 @@ def test_the_big_screen_polls_once_for_its_clock_and_board(client, director):
     assert set(shown) == {"clock", "board"} and html.count('hx-trigger="every') == 1
     url = f"/live/screen/{tournament.code}?" + "&".join(f"{k}={v}" for k, v in shown.items())
     assert client.get(url, headers=HX).status_code == 204
-    clock_service.start_round(tournament, 1, 0, director, "owner")
+    clock_actions.start_round(tournament, 1, 0, director, "owner")
     db.session.commit()
     answer = client.get(url, headers=HX).get_data(as_text=True)
     changed = live_parts(answer)
