@@ -7,7 +7,7 @@ from flask import render_template
 
 from core.live import Part, register
 
-from .service import INVALID_LINK
+from .table_calls import INVALID_LINK
 from .views import table_call_context
 
 

@@ -199,7 +199,7 @@ def test_on_the_console_the_bar_is_a_part_of_the_pages_one_poll(client, tourname
     assert "bar" in shown
     url = f"/live/console/{tournament.id}?" + "&".join(f"{k}={v}" for k, v in shown.items())
     assert client.get(url, headers=HX).status_code == 204
-    calls_service.place_call(tournament.tables[0], "ruling")
+    table_calls.place_call(tournament.tables[0], "ruling")
     db.session.commit()
     answer = client.get(url, headers=HX).get_data(as_text=True)
     assert set(live_parts(answer)) == {"bar"} and 'hx-swap-oob="true"' in answer
@@ -218,7 +218,7 @@ def test_elsewhere_the_bar_brings_the_pages_one_poll(client, tournament, path):
     back = re.search(r'hx-get="([^"]*)"', poller).group(1).replace("&amp;", "&")
     version = live_parts(page)["bar"]
     assert client.get(f"{back}&bar={version}", headers=HX).status_code == 204
-    calls_service.place_call(tournament.tables[0], "ruling")
+    table_calls.place_call(tournament.tables[0], "ruling")
     db.session.commit()
     answer = client.get(f"{back}&bar={version}", headers=HX).get_data(as_text=True)
     assert set(live_parts(answer)) == {"bar"} and "none open" not in answer
