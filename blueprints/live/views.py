@@ -146,8 +146,8 @@ def _clock_changed(clock) -> bool:
 
 
 def _clock(tournament, live_url: str) -> str:
-    return render_template("clock/_clock.html", tournament=tournament, clock_poll=True,
-                           live_url=live_url, oob=True)
+    return render_template("clock/_clock.html", tournament=tournament, live_url=live_url,
+                           oob=True)
 
 
 def _parts(parts: list[str], clock_changed: bool = False):
