@@ -2,22 +2,29 @@
 
 `make bench` (or `python -m bench --tables 150`) does, in one run:
 
-1. a fresh database (SQLite in a temporary folder, or the PostgreSQL at DATABASE_URL, whose
-   schema is dropped and rebuilt), migrated, seeded with a tournament of --tables tables,
+1. a fresh database (SQLite in a temporary folder; the PostgreSQL at --database-url or
+   DATABASE_URL, whose schema is dropped and rebuilt; or with --postgres alone a throwaway
+   cluster, bench/postgres.py), migrated, seeded with a tournament of --tables tables,
    round 1 seated and its clock running;
-2. the app under gunicorn with gunicorn.conf.py (the Procfile's config) on 127.0.0.1, and a
-   bare Flask endpoint (bench/floor.py) under the same config: the floor;
-3. the floor's throughput, then the unchanged clock poll's (the 204 path), closed loop;
-4. the round end, open loop: every seat's phone polls the clock every POLL seconds, every
-   East enters four games with initials and submits (starts spread over --spread seconds),
-   10% of tables call the director, directors poll and work the queue, players open the
-   standings;
-5. per endpoint p50/p95/p99 latency, throughput and errors, each throughput as a ratio of
-   the floor; then the database check: every sheet submitted once, with four games whose
-   points are what tournament.scoring.score_game gives; then compressed page sizes.
+2. the app under gunicorn with gunicorn.conf.py (the Procfile's config) on 127.0.0.1
+   (--servers N: N instances on their own ports, sharing the database), and a bare Flask
+   endpoint (bench/floor.py) under the same config: the floor;
+3. wrk against the floor, then against the page's one poll (the 204 path) and the pages;
+   East's round alone for a few tables; from both, the server CPU per table-round;
+4. the round end, open loop (bench/flows.py): every table's page loaded, then every seat's
+   phone makes the page's one poll every POLL seconds, every East enters four games with
+   initials and submits, each at its own moment within --spread seconds (--slice: only
+   that part of the window, at its rate), 10% of those tables call the director, directors
+   work the queue, big screens poll, onlookers open the standings;
+5. per endpoint p50/p95/p99 latency, throughput and errors; the CPU of server, generator
+   and database; then the database check: every table that submitted has one sheet, with
+   four games whose points are what tournament.scoring.score_game gives; page sizes; the
+   standings of a finished event.
 
-It prints a Markdown report (also written to bench/out/last.md). Bounded in time and
-requests; loopback only. Nothing here is a test: tests never assert timings."""
+--capacity runs step 4 at increasing table counts (bench/capacity.py); --wifi times first
+visits over slow Wi-Fi (bench/wifi.py); --full runs every measurement RESULTS.md quotes.
+Each prints a Markdown report (also written to bench/out/). Bounded in time and requests;
+loopback only. Nothing here is a test: tests never assert timings."""
 
 from __future__ import annotations
 
@@ -32,7 +39,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
@@ -75,7 +82,7 @@ class Stats:
             rows.append(
                 f"| {label} | {len(values)} | {self.errors[label]} | {pct(values, 50):.1f} | "
                 f"{pct(values, 95):.1f} | {pct(values, 99):.1f} | {rps:.1f} | "
-                f"{rps / floor_rps:.3f} |")
+                + (f"{rps / floor_rps:.3f} |" if floor_rps else "- |"))
         return rows
 
 
@@ -201,11 +208,53 @@ def reset_database(database_url: str, env: dict) -> None:
                    cwd=ROOT, env=env, check=True)
 
 
+@contextmanager
+def servers(app_spec: str, env: dict, workdir: Path, count: int):
+    """`count` gunicorn instances of the app, each on its own port, sharing the database:
+    [(url, master pid)]."""
+    with ExitStack() as stack:
+        yield [stack.enter_context(gunicorn(app_spec, env, workdir / f"app-{n}.log"))
+               for n in range(1, count + 1)]
+
+
+@contextmanager
+def database(args):
+    """The database URL every run uses: --database-url (or DATABASE_URL), else a throwaway
+    PostgreSQL cluster with --postgres, else None (a fresh SQLite file per run)."""
+    given = args.database_url or os.environ.get("DATABASE_URL")
+    if given:
+        yield given
+    elif args.postgres:
+        from bench import postgres
+
+        with postgres.cluster() as url:
+            yield url
+    else:
+        yield None
+
+
+def backend(database_url: str) -> str:
+    return "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
+
+
+def pace(args) -> str:
+    if args.slice and args.slice < args.spread:
+        return (f"a {args.slice:.0f} s slice of a {args.spread:.0f} s round end, at its rate: "
+                f"{args.slice / args.spread:.0%} of the tables enter and submit within the "
+                "slice, every table's phones poll")
+    return f"every East's games and submission spread over {args.spread:.0f} s"
+
+
 # -- the run --------------------------------------------------------------------------------
 
 async def run(args) -> str:
+    with database(args) as given:
+        return await _run(args, given)
+
+
+async def _run(args, given: str | None) -> str:
     workdir = Path(tempfile.mkdtemp(prefix="mahjtable-bench-"))
-    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{workdir / 'bench.db'}"
+    database_url = given or f"sqlite:///{workdir / 'bench.db'}"
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench",
            "PYTHONFAULTHANDLER": "1",  # a crashing worker prints where it crashed
            "POLL_SECONDS": str(args.poll)}
@@ -216,115 +265,158 @@ async def run(args) -> str:
               f"- command: `python -m bench {' '.join(sys.argv[1:])}`",
               f"- machine: {platform.platform()}, {os.cpu_count()} cores, "
               f"Python {platform.python_version()}",
-              f"- database: {'PostgreSQL' if database_url.startswith('postgres') else 'SQLite'}",
-              f"- gunicorn: gunicorn.conf.py (sync workers, WEB_CONCURRENCY="
-              f"{os.environ.get('WEB_CONCURRENCY', '2 per core + 1')}), loopback", ""]
+              f"- database: {backend(database_url)}"
+              + (" (a throwaway cluster started by the benchmark)"
+                 if args.postgres and not (args.database_url or os.environ.get("DATABASE_URL"))
+                 else ""),
+              f"- app servers: {args.servers} gunicorn instance(s) with gunicorn.conf.py (sync "
+              f"workers, WEB_CONCURRENCY="
+              f"{os.environ.get('WEB_CONCURRENCY', '2 per core + 1')}), loopback; the "
+              "throughput runs use the first", ""]
 
     pg_port = _port(database_url)
-    with gunicorn("bench.floor:app", env, workdir / "floor.log") as (floor_url, floor_pid):
-        before = wrk.tree_cpu(floor_pid)
-        floor = wrk.run(floor_url + "/", args.burst, connections=args.concurrency)
-        floor_cpu_ms = (wrk.tree_cpu(floor_pid) - before) * 1000 / max(1, floor.requests)
-    floor_rps = floor.rps
-    report += ["## Throughput (wrk, same run)", "",
-               f"`wrk -t2 -c{args.concurrency} -d{args.burst:g}s` per path, one after the "
-               "other, against the same gunicorn config; server CPU is the gunicorn "
-               "master's and workers' CPU time during that run (from /proc).", "",
-               "On a shared machine the server gets an unsteady share of the cores, so "
-               "req/s moves with the neighbours; CPU per request moves much less, and "
-               "`x floor (CPU)` = the floor's CPU per request / this path's says how many "
-               "of these the server answers for each floor request given the same CPU.", "",
-               "| path | status | req/s | x floor | p50 ms | p99 ms | server CPU ms/request "
-               "| x floor (CPU) | wrk CPU s | errors |",
-               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-               f"| bare Flask floor | 200 | {floor.rps:,.0f} | 1.00 | {floor.p50_ms:.1f} | "
-               f"{floor.p99_ms:.1f} | {floor_cpu_ms:.2f} | 1.00 | {floor.generator_cpu:.1f} | "
-               f"{floor.non_2xx + floor.errors} |"]
     measured: dict[str, tuple] = {}
+    if not args.no_wrk:
+        with gunicorn("bench.floor:app", env, workdir / "floor.log") as (floor_url, floor_pid):
+            before = wrk.tree_cpu(floor_pid)
+            floor = wrk.run(floor_url + "/", args.burst, connections=args.concurrency)
+            floor_cpu_ms = (wrk.tree_cpu(floor_pid) - before) * 1000 / max(1, floor.requests)
+        floor_rps = floor.rps
+        report += ["## Throughput (wrk, same run)", "",
+                   f"`wrk -t2 -c{args.concurrency} -d{args.burst:g}s` per path, one after the "
+                   "other, against the same gunicorn config; server CPU is the gunicorn "
+                   "master's and workers' CPU time during that run (from /proc).", "",
+                   "On a shared machine the server gets an unsteady share of the cores, so "
+                   "req/s moves with the neighbours; CPU per request moves much less, and "
+                   "`x floor (CPU)` = the floor's CPU per request / this path's says how many "
+                   "of these the server answers for each floor request given the same CPU.", "",
+                   "| path | status | req/s | x floor | p50 ms | p99 ms | server CPU ms/request "
+                   "| x floor (CPU) | wrk CPU s | errors |",
+                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+                   f"| bare Flask floor | 200 | {floor.rps:,.0f} | 1.00 | {floor.p50_ms:.1f} | "
+                   f"{floor.p99_ms:.1f} | {floor_cpu_ms:.2f} | 1.00 | "
+                   f"{floor.generator_cpu:.1f} | {floor.non_2xx + floor.errors} |"]
+    else:
+        floor_rps = 0.0
 
-    with gunicorn("app:create_app()", env, workdir / "app.log") as (url, server_pid):
-        paths = flows.poll_paths(url, seed)
-        for name, path in paths.items():
-            headers = {"HX-Request": "true"} if "poll" in name else {}
-            before = wrk.tree_cpu(server_pid)
-            result = wrk.run(url + path, args.burst, connections=args.concurrency,
-                             headers=headers)
-            per_request = (wrk.tree_cpu(server_pid) - before) * 1000 / max(1, result.requests)
-            measured[name] = (result, per_request)
-            status = 204 if "unchanged" in name else 200
-            report.append(
-                f"| {name} | {status} | {result.rps:,.0f} | {result.rps / floor_rps:.2f} | "
-                f"{result.p50_ms:.1f} | {result.p99_ms:.1f} | {per_request:.2f} | "
-                f"{floor_cpu_ms / per_request if per_request else 0:.2f} | "
-                f"{result.generator_cpu:.1f} | {result.non_2xx + result.errors} |")
-        one = measured["one poll, unchanged"][0].rps / floor_rps
-        pages = min(measured[n][0].rps for n in ("table page", "entry page")) / floor_rps
-        one_cpu = floor_cpu_ms / measured["one poll, unchanged"][1]
-        pages_cpu = floor_cpu_ms / max(measured[n][1] for n in ("table page", "entry page"))
-        three = sum(measured[n][1] for n in measured if n.endswith("alone, unchanged"))
-        report += ["", f"One poll unchanged: **{one:.2f} x floor** by req/s, **{one_cpu:.2f} x** "
-                   f"by CPU (target >= 0.5); the slower page: **{pages:.2f} x** by req/s, "
-                   f"**{pages_cpu:.2f} x** by CPU (target >= 0.15). A table page made the "
-                   f"three separate polls above every interval ({three:.2f} CPU-ms); it now "
-                   f"makes one ({measured['one poll, unchanged'][1]:.2f} CPU-ms).", ""]
+    with servers("app:create_app()", env, workdir, args.servers) as running:
+        url, server_pid = running[0]
+        urls = [u for u, _ in running]
+
+        def server_cpu_now() -> float:
+            return sum(wrk.tree_cpu(pid) for _, pid in running)
+
+        if not args.no_wrk:
+            paths = flows.poll_paths(url, seed)
+            for name, path in paths.items():
+                headers = {"HX-Request": "true"} if "poll" in name else {}
+                before = wrk.tree_cpu(server_pid)
+                result = wrk.run(url + path, args.burst, connections=args.concurrency,
+                                 headers=headers)
+                per_request = ((wrk.tree_cpu(server_pid) - before) * 1000
+                               / max(1, result.requests))
+                measured[name] = (result, per_request)
+                status = 204 if "unchanged" in name else 200
+                report.append(
+                    f"| {name} | {status} | {result.rps:,.0f} | {result.rps / floor_rps:.2f} | "
+                    f"{result.p50_ms:.1f} | {result.p99_ms:.1f} | {per_request:.2f} | "
+                    f"{floor_cpu_ms / per_request if per_request else 0:.2f} | "
+                    f"{result.generator_cpu:.1f} | {result.non_2xx + result.errors} |")
+            one = measured["one poll, unchanged"][0].rps / floor_rps
+            pages = min(measured[n][0].rps for n in ("table page", "entry page")) / floor_rps
+            one_cpu = floor_cpu_ms / measured["one poll, unchanged"][1]
+            pages_cpu = floor_cpu_ms / max(measured[n][1] for n in ("table page", "entry page"))
+            three = sum(measured[n][1] for n in measured if n.endswith("alone, unchanged"))
+            report += ["", f"One poll unchanged: **{one:.2f} x floor** by req/s, "
+                       f"**{one_cpu:.2f} x** by CPU (target >= 0.5); the slower page: "
+                       f"**{pages:.2f} x** by req/s, **{pages_cpu:.2f} x** by CPU (target >= "
+                       f"0.15). A table page made the three separate polls above every "
+                       f"interval ({three:.2f} CPU-ms); it now makes one "
+                       f"({measured['one poll, unchanged'][1]:.2f} CPU-ms).", ""]
 
         sizes = await flows.page_sizes(url, seed)  # before the round end: entry pages exist
 
-        # One table's round, alone: K tables enter, initial and submit with nothing else
-        # running, so their server CPU is theirs.
-        alone = sorted(seed.tables)[-max(1, min(20, len(seed.tables) // 5)):]
-        alone_stats = Stats()
-        before = wrk.tree_cpu(server_pid)
-        pg_before = wrk.postgres_cpu(pg_port)
-        await flows.table_rounds(url, seed, alone, alone_stats, Client)
-        east_ms = (wrk.tree_cpu(server_pid) - before) * 1000 / len(alone)
-        pg_after = wrk.postgres_cpu(pg_port)
-        east_pg_ms = ((pg_after - pg_before) * 1000 / len(alone)
-                      if pg_before is not None and pg_after is not None else None)
-        versions = flows.sheet_versions(database_url, seed, alone)
-        report += cpu_per_table_round(args, measured, east_ms, east_pg_ms, versions,
-                                      len(alone))
+        done: frozenset[int] = frozenset()
+        if not args.no_wrk:
+            # One table's round, alone: K tables enter, initial and submit with nothing else
+            # running, so their server CPU is theirs.
+            alone = sorted(seed.tables)[-max(1, min(20, len(seed.tables) // 5)):]
+            done = frozenset(alone)
+            alone_stats = Stats()
+            before = wrk.tree_cpu(server_pid)
+            pg_before = wrk.postgres_cpu(pg_port)
+            await flows.table_rounds(url, seed, alone, alone_stats, Client)
+            east_ms = (wrk.tree_cpu(server_pid) - before) * 1000 / len(alone)
+            pg_after = wrk.postgres_cpu(pg_port)
+            east_pg_ms = ((pg_after - pg_before) * 1000 / len(alone)
+                          if pg_before is not None and pg_after is not None else None)
+            versions = flows.sheet_versions(database_url, seed, alone)
+            report += cpu_per_table_round(args, measured, east_ms, east_pg_ms, versions,
+                                          len(alone))
 
         stats = Stats()
-        generator_before = wrk.self_cpu()
-        server_before = wrk.tree_cpu(server_pid)
-        pg_before = wrk.postgres_cpu(pg_port)
-        await flows.round_end(url, seed, stats, args, Client, done=frozenset(alone))
+        before = {}
+
+        def window_opens():
+            before.update(generator=wrk.self_cpu(), server=server_cpu_now(),
+                          database=wrk.postgres_cpu(pg_port),
+                          each=[wrk.tree_cpu(pid) for _, pid in running])
+
+        acting = await flows.round_end(urls, seed, stats, args, Client, done=done,
+                                       on_start=window_opens)
         stats.ended = time.monotonic()
-        generator_cpu = wrk.self_cpu() - generator_before
-        server_cpu = wrk.tree_cpu(server_pid) - server_before
-        pg_after = wrk.postgres_cpu(pg_port)
+        generator_cpu = wrk.self_cpu() - before["generator"]
+        server_cpu = server_cpu_now() - before["server"]
+        each = [wrk.tree_cpu(pid) - cpu for (_, pid), cpu in zip(running, before["each"],
+                                                                  strict=True)]
+        pg_before, pg_after = before["database"], wrk.postgres_cpu(pg_port)
         report += ["## Round end (open loop)", "",
-                   f"{args.tables - len(alone)} Easts submitting 4 games each (the other "
-                   f"{len(alone)} submitted above), starts spread over {args.spread:.0f} s; "
-                   f"{args.tables * 4} phones each making their page's one poll every "
-                   f"{args.poll:.0f} s; calls from 10% of tables; directors working the "
-                   "queue; players opening the standings.", ""]
+                   f"{len(acting)} Easts entering 4 games each and submitting"
+                   + (f" (the other {len(done)} submitted above)" if done else "")
+                   + f", {pace(args)}; {args.tables * 4} phones (every table's page loaded "
+                   f"before the window) each making their page's one poll every "
+                   f"{args.poll:.0f} s; two big screens polling; calls from 10% of the "
+                   "entering tables; three directors working the queue; twenty onlookers "
+                   f"on the standings; phones spread over {args.servers} app server(s).", ""]
         report += stats.table(floor_rps)
         wall = stats.ended - stats.started
         report += ["", f"CPU in these {wall:.0f} s: server (gunicorn) {server_cpu:.1f} s "
                    f"({server_cpu / wall:.0%} of one core), load generator "
                    f"{generator_cpu:.1f} s ({generator_cpu / wall:.0%})"
-                   + (f", PostgreSQL {pg_after - pg_before:.1f} s"
+                   + (f", PostgreSQL {pg_after - pg_before:.1f} s "
+                      f"({(pg_after - pg_before) / wall:.0%})"
                       if pg_before is not None and pg_after is not None else "")
-                   + f", on {os.cpu_count()} cores shared by all of them."]
+                   + f", on {os.cpu_count()} cores shared by all of them."
+                   + ("" if len(running) == 1 else " Server CPU per instance: "
+                      + ", ".join(f"{u.rsplit(':', 1)[1]}: {c:.1f} s"
+                                  for (u, _), c in zip(running, each, strict=True))
+                      + " (port: CPU).")]
         if stats.error_examples:
             report += ["", "Errors (first of each):", ""]
             report += [f"- {label}: `{text}`" for label, text in stats.error_examples.items()]
         save = sorted(stats.samples.get("save game", []) + stats.samples.get("submit", []))
-        report += ["", f"Score save and submit p95: **{pct(save, 95):.0f} ms** (target < 150)", ""]
+        errors = sum(stats.errors.values())
+        report += ["", f"Score save and submit p95: **{pct(save, 95):.0f} ms** (target < 150), "
+                   f"over {len(save)} requests; errors: **{errors}**", ""]
         report += ["## Page sizes on the wire (first visit, including htmx, CSS and JS)", ""]
         report += sizes
 
     report += ["", "## Database check", ""]
-    report += flows.check_database(database_url, seed)
-    report += ["", "## Standings of a finished event (target < 50 ms)", ""]
-    report += flows.standings_speed(database_url, 150)  # 600 players, whatever --tables
+    report += flows.check_database(database_url, seed, set(acting) | done)
+    if not args.no_standings:
+        report += ["", "## Standings of a finished event (target < 50 ms)", ""]
+        report += flows.standings_speed(database_url, 150)  # 600 players, whatever --tables
     return "\n".join(report) + "\n"
 
 
 async def capacity(args) -> str:
-    """The round end at each of args.capacity's table counts (bench/capacity.py)."""
+    with database(args) as given:
+        return await _capacity(args, given)
+
+
+async def _capacity(args, given: str | None) -> str:
+    """The round end at increasing table counts (bench/capacity.py): the counts given, in
+    order, until one does not hold; then once halfway between the last that held and it."""
     from contextlib import asynccontextmanager
 
     from bench import capacity as search
@@ -332,7 +424,6 @@ async def capacity(args) -> str:
     base_env = {**os.environ, "SECRET_KEY": "bench", "PYTHONFAULTHANDLER": "1",
                 "POLL_SECONDS": str(args.poll)}
     base_env.pop("BASE_URL", None)
-    given = os.environ.get("DATABASE_URL")
 
     @asynccontextmanager
     async def run_env(tables):
@@ -341,25 +432,67 @@ async def capacity(args) -> str:
         env = {**base_env, "DATABASE_URL": database_url}
         reset_database(database_url, env)
         seed = flows.seed(database_url, tables)
-        with gunicorn("app:create_app()", env, workdir / "app.log") as (url, pid):
-            yield url, pid, seed, database_url
+        with servers("app:create_app()", env, workdir, args.servers) as running:
+            yield running, seed, database_url
 
+    started = time.monotonic()
     steps = []
-    for tables in args.capacity:
+
+    async def measure(tables):
         steps.append(await search.step(tables, args, run_env))
-        print(f"{tables} tables: p95 {steps[-1].save_p95_ms:.0f} ms, "
-              f"{steps[-1].errors} errors", file=sys.stderr)
+        s = steps[-1]
+        print(f"{tables} tables: p95 {s.save_p95_ms:.0f} ms, {s.errors} errors, database "
+              f"{'PASS' if s.database_ok else 'FAIL'}, server CPU {s.server_cpu:.0f} s, "
+              f"generator CPU {s.generator_cpu:.0f} s, {s.wall:.0f} s "
+              f"({time.monotonic() - started:.0f} s so far)", file=sys.stderr)
+        return s.holds
+
+    held = None
+    for tables in args.capacity:
+        if not await measure(tables):
+            if held is not None and args.bisect:
+                middle = (held + tables) // 2
+                if held < middle < tables:
+                    await measure(middle)
+            break
+        held = tables
+    name = args.out or ("capacity-postgres" if given else "capacity")
     out = ROOT / "bench" / "out"
     out.mkdir(exist_ok=True)
-    (out / "capacity.svg").write_text(search.chart(steps))
+    (out / f"{name}.svg").write_text(search.chart(steps))
     report = [f"# MahjTable capacity search: {', '.join(map(str, args.capacity))} tables", "",
               f"- command: `python -m bench {' '.join(sys.argv[1:])}`",
               f"- machine: {platform.platform()}, {os.cpu_count()} cores, "
               f"Python {platform.python_version()}",
-              f"- database: {'PostgreSQL' if given else 'SQLite'}", ""]
+              f"- database: {backend(given) if given else 'SQLite'}; app servers: "
+              f"{args.servers}",
+              f"- the whole search took {time.monotonic() - started:.0f} s", ""]
     report += search.report(steps, args)
-    report += ["![save p95 and errors against table count](out/capacity.svg)", ""]
+    report += [f"![save p95 and errors against table count](out/{name}.svg)", ""]
     return "\n".join(report) + "\n"
+
+
+async def slow_wifi(args) -> str:
+    """Only the first visits over slow Wi-Fi (bench/wifi.py), on a seeded event."""
+    from bench import wifi
+
+    with database(args) as given:
+        workdir = Path(tempfile.mkdtemp(prefix="mahjtable-wifi-"))
+        database_url = given or f"sqlite:///{workdir / 'bench.db'}"
+        env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench",
+               "POLL_SECONDS": str(args.poll)}
+        env.pop("BASE_URL", None)
+        reset_database(database_url, env)
+        seed = flows.seed(database_url, args.tables)
+        with gunicorn("app:create_app()", env, workdir / "app.log") as (url, _):
+            pages = {"table": flows.table_url(seed, 1), "entry": flows.table_url(seed, 2, "/game"),
+                     "standings": f"/results/{seed.code}", "display": f"/display/{seed.code}"}
+            rows = await wifi.first_visits(url, pages, args.wifi_latency, args.wifi_kbps)
+    return "\n".join([
+        "# MahjTable: first visit over slow Wi-Fi", "",
+        f"- command: `python -m bench {' '.join(sys.argv[1:])}`",
+        f"- machine: {platform.platform()}, {os.cpu_count()} cores; gunicorn.conf.py on "
+        f"loopback; database: {backend(database_url)}", "", *rows]) + "\n"
 
 
 def _port(database_url: str) -> int | None:
@@ -404,27 +537,95 @@ def cpu_per_table_round(args, measured, east_ms, east_pg_ms, versions, tables) -
     return rows
 
 
+# What `--full` runs, one after the other, each its own process and report in bench/out/:
+# every measurement bench/RESULTS.md quotes. About half an hour on 2 quiet cores (each
+# capacity search under ~10 minutes).
+CAPACITY_STEPS = "250,500,750,1000,1250,1500"
+FULL = [
+    ("sqlite-150", ["--tables", "150"]),
+    ("capacity-sqlite", ["--capacity", CAPACITY_STEPS, "--spread", "600", "--slice", "60"]),
+    ("wifi", ["--wifi", "--tables", "150"]),
+    ("postgres-150", ["--postgres", "--tables", "150", "--no-standings"]),
+    ("postgres-2-servers", ["--postgres", "--servers", "2", "--tables", "150", "--no-wrk",
+                            "--no-standings"]),
+    ("capacity-postgres", ["--postgres", "--capacity", CAPACITY_STEPS, "--spread", "600",
+                           "--slice", "60"]),
+]
+
+
+def full(passed: list[str]) -> None:
+    """Every run of FULL in turn (the arguments given besides --full are added to each)."""
+    passed = [a for a in passed if a != "--full"]
+    for name, arguments in FULL:
+        command = [sys.executable, "-m", "bench", *arguments, *passed, "--out", name]
+        print(f"== {name}: {' '.join(command[1:])}", file=sys.stderr, flush=True)
+        started = time.monotonic()
+        subprocess.run(command, cwd=ROOT, check=False, stdout=subprocess.DEVNULL)
+        print(f"== {name}: {time.monotonic() - started:.0f} s, bench/out/{name}.md",
+              file=sys.stderr, flush=True)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=150)
     parser.add_argument("--poll", type=int, default=10, help="clock poll interval, s")
     parser.add_argument("--spread", type=float, default=60.0,
-                        help="Easts start submitting within this many seconds")
+                        help="every East's four games and submission happen within this "
+                        "many seconds (600: the last 10 minutes of a round, as played)")
+    parser.add_argument("--slice", type=float, default=None,
+                        help="run only this many seconds of the --spread window, at its "
+                        "rate: slice/spread of the tables enter and submit, every table's "
+                        "phones poll (a realistic pace in less time)")
     parser.add_argument("--concurrency", type=int, default=50,
                         help="wrk connections for the throughput runs")
     parser.add_argument("--burst", type=float, default=6.0,
                         help="seconds of each wrk run")
     parser.add_argument("--capacity", type=lambda text: [int(n) for n in text.split(",")],
-                        help="instead: the round end at these table counts (e.g. "
-                        "100,200,400), with --spread 600 for a realistic pace")
+                        help="instead: the round end at these table counts, ascending, "
+                        "until one does not hold (e.g. 250,500,1000 --spread 600 --slice 60)")
+    parser.add_argument("--no-bisect", dest="bisect", action="store_false",
+                        help="capacity search: do not try halfway after the first miss")
+    parser.add_argument("--database-url", help="run on this PostgreSQL (its public schema "
+                        "is dropped and rebuilt); default DATABASE_URL, else SQLite")
+    parser.add_argument("--postgres", action="store_true",
+                        help="without a URL: start a throwaway PostgreSQL cluster (initdb, "
+                        "a free port), and stop and delete it afterwards")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="app servers (gunicorn instances on their own ports) sharing "
+                        "the database; the simulated phones are spread over them")
+    parser.add_argument("--no-wrk", action="store_true",
+                        help="skip the wrk throughput runs and the CPU per table-round")
+    parser.add_argument("--no-standings", action="store_true",
+                        help="skip timing the standings of a finished 600-player event")
+    parser.add_argument("--wifi", action="store_true",
+                        help="instead: time first visits in Chromium over throttled Wi-Fi")
+    parser.add_argument("--wifi-latency", type=float, default=400, help="round trip, ms")
+    parser.add_argument("--wifi-kbps", type=float, default=400, help="kilobits/s each way")
+    parser.add_argument("--out", help="report name in bench/out/ (default last or capacity)")
+    parser.add_argument("--full", action="store_true",
+                        help="every run RESULTS.md quotes, one after the other (see FULL)")
+    parser.add_argument("--give-up", type=float, default=None,
+                        help="seconds after the window opens when unfinished Easts count as "
+                        "errors (default: none; a capacity search: the window + 120)")
     args = parser.parse_args(argv)
-    report = asyncio.run(capacity(args) if args.capacity else run(args))
+    # Thousands of simulated phones each hold a socket while a poll is queued.
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    if args.capacity and args.give_up is None:
+        args.give_up = min(args.spread, args.slice or args.spread) + 120
+    if args.full:
+        full(sys.argv[1:] if argv is None else list(argv))
+        return
+    mode = capacity if args.capacity else slow_wifi if args.wifi else run
+    report = asyncio.run(mode(args))
     out = ROOT / "bench" / "out"
     out.mkdir(exist_ok=True)
-    (out / ("capacity.md" if args.capacity else "last.md")).write_text(report)
+    name = args.out or ("capacity" if args.capacity else "wifi" if args.wifi else "last")
+    (out / f"{name}.md").write_text(report)
     print(report)
 
 
 if __name__ == "__main__":
     main()
-

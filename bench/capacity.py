@@ -1,7 +1,8 @@
 """The capacity search: the round end at increasing table counts, each on a fresh
 database, and the largest count that holds (no failed request, no lost or doubled sheet,
 save and submit p95 under the target), with an SVG chart of save p95 and errors against
-table count. `python -m bench --capacity 100,200,400` (see bench/__main__.py)."""
+table count. `python -m bench --capacity 250,500,1000 --spread 600 --slice 60` (see
+bench/__main__.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ class Step:
     generator_cpu: float
     wall: float
     examples: dict[str, str]
+    database_cpu: float | None = None
+    entering: int = 0      # tables whose East entered and submitted in the window
+    saves: int = 0         # save and submit requests behind the p95
+    requests: int = 0
+    polls: int = 0
 
     @property
     def holds(self) -> bool:
@@ -29,38 +35,67 @@ class Step:
 
 async def step(tables: int, args, run_env) -> Step:
     """One round end at `tables` tables. `run_env(tables)` is an async context manager
-    (bench/__main__.py) giving (url, server pid, seed, database url) on a fresh database."""
+    (bench/__main__.py) giving ([(url, server pid)], seed, database url) on a fresh
+    database."""
     from bench import flows, wrk
-    from bench.__main__ import Client, Stats, pct
+    from bench.__main__ import Client, Stats, _port, pct
 
-    async with run_env(tables) as (url, server_pid, seed, database_url):
+    async with run_env(tables) as (running, seed, database_url):
         stats = Stats()
-        generator_before, server_before = wrk.self_cpu(), wrk.tree_cpu(server_pid)
-        await flows.round_end(url, seed, stats, args, Client)
+        pg_port = _port(database_url)
+
+        def server_cpu_now():
+            return sum(wrk.tree_cpu(pid) for _, pid in running)
+
+        before = {}
+
+        def window_opens():
+            before.update(generator=wrk.self_cpu(), server=server_cpu_now(),
+                          database=wrk.postgres_cpu(pg_port))
+
+        acting = await flows.round_end([url for url, _ in running], seed, stats, args, Client,
+                                       on_start=window_opens)
         stats.ended = time.monotonic()
-        server_cpu = wrk.tree_cpu(server_pid) - server_before
-        generator_cpu = wrk.self_cpu() - generator_before
+        server_cpu = server_cpu_now() - before["server"]
+        generator_cpu = wrk.self_cpu() - before["generator"]
+        pg_before, pg_after = before["database"], wrk.postgres_cpu(pg_port)
     save = sorted(stats.samples.get("save game", []) + stats.samples.get("submit", []))
-    verdict = flows.check_database(database_url, seed)
+    verdict = flows.check_database(database_url, seed, acting)
+    polls = len(stats.samples.get("live poll", []))
     return Step(tables, pct(save, 95), sum(stats.errors.values()),
                 any("**PASS**" in line for line in verdict), server_cpu, generator_cpu,
-                stats.ended - stats.started, dict(stats.error_examples))
+                stats.ended - stats.started, dict(stats.error_examples),
+                database_cpu=(pg_after - pg_before if pg_before is not None
+                              and pg_after is not None else None),
+                entering=len(acting), saves=len(save), requests=sum(
+                    len(v) for v in stats.samples.values()), polls=polls)
 
 
 def report(steps: list[Step], args) -> list[str]:
+    from bench.__main__ import pace
+
     held = [s.tables for s in steps if s.holds]
     rows = ["## Capacity search", "",
-            f"Round end at each count on a fresh database: every East's four games and "
-            f"submission spread over {args.spread:.0f} s, four phones per table polling "
-            f"every {args.poll} s, 10% of tables calling the director, three directors on "
-            "the queue, twenty onlookers on the standings.", "",
-            "| tables | players | save/submit p95 ms | errors | database check | server CPU s "
-            "| generator CPU s | wall s | holds |",
-            "|---:|---:|---:|---:|---|---:|---:|---:|---|"]
+            f"Round end at each count on a fresh database: {pace(args)}; four phones per "
+            f"table polling every {args.poll} s (each table's page loaded before the window), "
+            "two big screens polling, 10% of the entering tables calling the director, three "
+            "directors on the queue, twenty onlookers on the standings. The counts run in "
+            "order until one does not hold, then once halfway back. `req/s` is every "
+            "request of the window; `generator CPU` is the one Python process simulating "
+            "all of them (one core at most: near 100% of the window, it, not the server, "
+            "would be the limit).", "",
+            "| tables | players | entering | save/submit p95 ms | saves | errors | database "
+            "check | req/s | server CPU s | database CPU s | generator CPU s (% of window) "
+            "| window s | holds |",
+            "|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|"]
     for s in steps:
-        rows.append(f"| {s.tables} | {s.tables * 4} | {s.save_p95_ms:.0f} | {s.errors} | "
-                    f"{'PASS' if s.database_ok else 'FAIL'} | {s.server_cpu:.1f} | "
-                    f"{s.generator_cpu:.1f} | {s.wall:.0f} | {'yes' if s.holds else 'no'} |")
+        wall = max(s.wall, 1e-9)
+        rows.append(f"| {s.tables} | {s.tables * 4} | {s.entering} | {s.save_p95_ms:.0f} | "
+                    f"{s.saves} | {s.errors} | {'PASS' if s.database_ok else 'FAIL'} | "
+                    f"{s.requests / wall:.0f} | {s.server_cpu:.1f} | "
+                    f"{'-' if s.database_cpu is None else f'{s.database_cpu:.1f}'} | "
+                    f"{s.generator_cpu:.1f} ({s.generator_cpu / wall:.0%}) | {s.wall:.0f} | "
+                    f"{'yes' if s.holds else 'no'} |")
     for s in steps:
         rows += [f"- errors at {s.tables} tables (first of each): {label}: `{text[:120]}`"
                  for label, text in s.examples.items()]

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import random
 import re
+import time
 from dataclasses import dataclass, field
 
 import httpx
@@ -88,7 +89,8 @@ def live_poll(page_html: str) -> tuple[str, dict[str, str]] | None:
 
 def with_versions(url: str, versions: dict[str, str]) -> str:
     """The poll's URL as the browser sends it (static/js/app.js adds the versions)."""
-    return url + "".join(f"&{name}={value}" for name, value in versions.items())
+    pairs = "&".join(f"{name}={value}" for name, value in versions.items())
+    return url + ("&" if "?" in url else "?") + pairs if pairs else url
 
 
 def poll_paths(base: str, seed: Seed) -> dict[str, str]:
@@ -120,57 +122,174 @@ def poll_paths(base: str, seed: Seed) -> dict[str, str]:
     return paths
 
 
-async def round_end(base: str, seed: Seed, stats, args, client_class,
-                    done: frozenset[int] = frozenset()) -> None:
-    """The round end; the tables in `done` have submitted already (their phones poll)."""
+def bases_of(base) -> list[str]:
+    return [base] if isinstance(base, str) else list(base)
+
+
+async def raw_get(base: str, path: str, headers: dict[str, str] | None = None,
+                  timeout: float = 30.0) -> tuple[int, str]:
+    """One GET on a fresh connection, written by hand: (status, body). httpx spends about a
+    millisecond of the generator's CPU per request; this, a tenth of that, so that a
+    thousand tables' phones are not limited by the one Python process simulating them.
+    gunicorn's sync workers close the connection after each answer anyway."""
+    host, port = base.split("//", 1)[1].rsplit(":", 1)
+    lines = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+
+    async def exchange():
+        reader, writer = await asyncio.open_connection(host, int(port))
+        try:
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n"
+                         f"{lines}\r\n".encode())
+            return await reader.read()
+        finally:
+            writer.close()
+
+    data = await asyncio.wait_for(exchange(), timeout)
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head[9:12]), body.decode("utf-8", "replace")
+
+
+async def raw_request(stats, label: str, base: str, path: str, headers=None,
+                      ok=(200, 204)) -> tuple[int, str] | None:
+    start = time.monotonic()
+    try:
+        status, body = await raw_get(base, path, headers)
+    except (OSError, TimeoutError, ValueError) as error:
+        stats.add(label, time.monotonic() - start, False, repr(error))
+        return None
+    stats.add(label, time.monotonic() - start, status in ok, f"{status} {path} {body[:200]}")
+    return status, body
+
+
+async def open_pages(bases: list[str], seed: Seed, parallel: int = 4
+                     ) -> dict[int, tuple[str, dict[str, str]]]:
+    """Every table's page loaded once, before the measured window (its phones opened it when
+    the round started): each table's poll URL and the versions its page shows."""
+    found: dict[int, tuple[str, dict[str, str]]] = {}
+    queue = sorted(seed.tables)
+
+    async def worker():
+        while queue:
+            number = queue.pop()
+            base = bases[number % len(bases)]
+            status, body = await raw_get(base, table_url(seed, number), timeout=120)
+            poll = live_poll(body) if status == 200 else None
+            if poll is None:
+                raise RuntimeError(f"table {number}'s page answered {status} without a poll")
+            found[number] = poll
+
+    await asyncio.gather(*(worker() for _ in range(parallel)))
+    return found
+
+
+def actors(seed: Seed, args, done: frozenset[int]) -> list[int]:
+    """The tables whose Easts act in the measured window. With --slice, a slice of the
+    --spread window is run at the window's rate: the share slice/spread of the tables
+    enter and submit, within the slice, while every table's phones poll."""
+    left = sorted(set(seed.tables) - done)
+    if not getattr(args, "slice", None) or args.slice >= args.spread:
+        return left
+    share = max(1, round(len(left) * args.slice / args.spread))
+    return sorted(random.Random(5).sample(left, share))
+
+
+async def round_end(base, seed: Seed, stats, args, client_class,
+                    done: frozenset[int] = frozenset(), on_start=None) -> list[int]:
+    """The round end; the tables in `done` have submitted already (their phones poll).
+    `base` is one server's URL or a list of them: tables, directors and onlookers are
+    spread over the list. `on_start()` is called when the measured window opens (after
+    the pages are loaded), for the caller's CPU readings. Returns the tables whose Easts
+    acted."""
+    bases = bases_of(base)
+    window = min(args.spread, getattr(args, "slice", None) or args.spread)
+    pages = await open_pages(bases, seed)
+    acting = actors(seed, args, done)
+    if on_start is not None:
+        on_start()
+    stats.started = time.monotonic()
     stop = asyncio.Event()
-    pollers = [asyncio.create_task(phone(base, seed, number, stats, args, client_class, stop))
+    rng = random.Random(11)
+    pollers = [asyncio.create_task(phone(bases[number % len(bases)], pages[number], stats,
+                                         args, stop, rng.uniform(0, args.poll)))
                for number in seed.tables for _ in range(4)]
-    directors = [asyncio.create_task(director(base, seed, stats, args, client_class, stop))
-                 for _ in range(3)]
-    spectators = [asyncio.create_task(spectator(base, seed, stats, args, client_class, stop))
-                  for _ in range(20)]
-    callers = set(random.Random(3).sample(sorted(seed.tables), max(1, len(seed.tables) // 10)))
-    easts = [asyncio.create_task(east(base, seed, number, number in callers, stats, args,
-                                      client_class))
-             for number in seed.tables if number not in done]
-    await asyncio.gather(*easts)
+    screens = [asyncio.create_task(screen(bases[i % len(bases)], seed, stats, args, stop))
+               for i in range(2)]
+    directors = [asyncio.create_task(director(bases[i % len(bases)], seed, stats, args,
+                                              client_class, stop))
+                 for i in range(3)]
+    spectators = [asyncio.create_task(spectator(bases[i % len(bases)], seed, stats, args,
+                                                client_class, stop))
+                  for i in range(20)]
+    callers = set(random.Random(3).sample(acting, max(1, len(acting) // 10)))
+    easts = [asyncio.create_task(east(bases[number % len(bases)], seed, number,
+                                      number in callers, stats, window, client_class,
+                                      random.Random(number)))
+             for number in acting]
+    # A count far beyond capacity would otherwise keep a capacity search waiting on queued
+    # requests for many minutes: past the limit, unfinished Easts count as errors and
+    # their tables as lost sheets, and the count does not hold.
+    limit = getattr(args, "give_up", None)
+    _, late = await asyncio.wait(easts, timeout=limit) if easts else (set(), set())
+    for task in late:
+        task.cancel()
+        stats.add("East unfinished", float(limit or 0), False,
+                  f"still entering {limit:.0f} s after the window opened")
+    await asyncio.gather(*late, return_exceptions=True)
     await asyncio.sleep(args.poll)
     stop.set()
-    await asyncio.gather(*pollers, *directors, *spectators)
+    await asyncio.gather(*pollers, *screens, *directors, *spectators)
+    return acting
 
 
-async def phone(base, seed, number, stats, args, client_class, stop) -> None:
-    client = client_class(base, stats)
-    try:
-        # Players sit down and open their table's page over the first poll interval, not
-        # all in the same millisecond.
-        await asyncio.sleep(random.uniform(0, args.poll))
-        page = await client.request("table page", "GET", table_url(seed, number))
-        found = page is not None and live_poll(page.text)
-        if not found:
-            return
-        url, versions = found
+async def phone(base, page, stats, args, stop, delay) -> None:
+    """One seat's phone on its table page: the page's one poll every --poll seconds."""
+    url, versions = page[0], dict(page[1])
+    await pause(stop, delay)
+    while not stop.is_set():
+        answer = await raw_request(stats, "live poll", base, with_versions(url, versions),
+                                   headers={"HX-Request": "true"})
+        if answer is not None and answer[0] == 200:
+            versions.update(LIVE_PART.findall(answer[1]))
         await pause(stop, args.poll)
-        while not stop.is_set():
-            response = await client.request("live poll", "GET", with_versions(url, versions),
-                                            headers={"HX-Request": "true"})
-            if response is not None and response.status_code == 200:
-                versions.update(LIVE_PART.findall(response.text))
-            await pause(stop, args.poll)
-    finally:
-        await client.close()
 
 
-async def east(base, seed, number, calls, stats, args, client_class) -> None:
+async def screen(base, seed, stats, args, stop) -> None:
+    """The venue's big screen: the display page, then its one poll."""
+    answer = await raw_request(stats, "big screen", base, f"/display/{seed.code}")
+    found = answer is not None and live_poll(answer[1])
+    if not found:
+        return
+    url, versions = found
+    await pause(stop, args.poll)
+    while not stop.is_set():
+        answer = await raw_request(stats, "big screen poll", base, with_versions(url, versions),
+                                   headers={"HX-Request": "true"})
+        if answer is not None and answer[0] == 200:
+            versions.update(LIVE_PART.findall(answer[1]))
+        await pause(stop, args.poll)
+
+
+async def east(base, seed, number, calls, stats, window, client_class, rng) -> None:
+    """East's four games and the submission, each at its own moment of the window, as a
+    table finishing its games one after another would."""
     from bench import table_flow
 
-    await asyncio.sleep(random.uniform(0, args.spread))
+    moments = sorted(rng.uniform(0, window) for _ in range(5))
+    start = time.monotonic()
+
+    async def until(moment):
+        await asyncio.sleep(max(0.0, start + moment - time.monotonic()))
+
     client = client_class(base, stats)
     try:
+        await until(moments[0])
         if calls:
             await table_flow.call_director(client, seed, number)
-        await table_flow.enter_round(client, seed, number, GAMES)
+        for game, moment in zip(GAMES, moments[:4], strict=False):
+            await until(moment)
+            await table_flow.enter_games(client, seed, number, [game])
+        await until(moments[4])
+        await table_flow.submit_round(client, seed, number)
     finally:
         await client.close()
 
@@ -191,6 +310,7 @@ async def director(base, seed, stats, args, client_class, stop) -> None:
 async def spectator(base, seed, stats, args, client_class, stop) -> None:
     client = client_class(base, stats)
     try:
+        await pause(stop, random.uniform(0, 8))
         while not stop.is_set():
             await client.request("standings", "GET", f"/results/{seed.code}")
             await pause(stop, random.uniform(3, 8))
@@ -260,43 +380,50 @@ def sheet_versions(database_url: str, seed: Seed, numbers: list[int]) -> list[in
                    Round.number == seed.round_no, Table.number.in_(numbers))))
 
 
-def check_database(database_url: str, seed: Seed) -> list[str]:
-    """Every table's sheet stored once, submitted, with its four games scored exactly as
-    tournament.scoring says."""
+def check_database(database_url: str, seed: Seed, expected=None) -> list[str]:
+    """Every table in `expected` (all of them by default) has its sheet stored once,
+    submitted, with its four games scored exactly as tournament.scoring says; every other
+    table has at most one sheet, not submitted."""
     from sqlalchemy import func, select
 
-    from models import GameEntry, Round, Scoresheet, Tournament, db
+    from models import GameEntry, Round, Scoresheet, Table, Tournament, db
 
+    expected = set(seed.tables) if expected is None else set(expected)
     app = app_for(database_url)
     with app.app_context():
         tournament = db.session.get(Tournament, seed.tournament_id)
         from tournament.rules import RuleSet
 
         rules = RuleSet.from_dict(tournament.rules) if tournament.rules else PRESETS["tnt"]
-        sheets = db.session.scalars(
-            select(Scoresheet).join(Round, Round.id == Scoresheet.round_id)
+        rows = db.session.execute(
+            select(Scoresheet, Table.number).join(Round, Round.id == Scoresheet.round_id)
+            .join(Table, Table.id == Scoresheet.table_id)
             .where(Round.tournament_id == tournament.id, Round.number == seed.round_no)
         ).all()
-        per_table = {}
-        for sheet in sheets:
-            per_table.setdefault(sheet.table_id, []).append(sheet)
+        per_table: dict[int, list] = {}
+        for sheet, number in rows:
+            per_table.setdefault(number, []).append(sheet)
         doubled = sum(1 for v in per_table.values() if len(v) > 1)
-        submitted = sum(1 for s in sheets if s.state in ("submitted", "verified"))
+        done = {number for number, sheets in per_table.items()
+                if any(s.state in ("submitted", "verified") for s in sheets)}
         wrong_games = wrong_points = 0
-        for sheet in sheets:
-            games = sheet.games
-            if [g.number for g in games] != [1, 2, 3, 4]:
-                wrong_games += 1
-            for game in games:
-                if score_game(rules, Game.from_dict(game.record)) != game.points:
-                    wrong_points += 1
+        for number in expected & done:
+            for sheet in per_table[number]:
+                if [g.number for g in sheet.games] != [1, 2, 3, 4]:
+                    wrong_games += 1
+                for game in sheet.games:
+                    if score_game(rules, Game.from_dict(game.record)) != game.points:
+                        wrong_points += 1
         game_rows = db.session.scalar(select(func.count()).select_from(GameEntry))
-    tables = len(seed.tables)
-    verdict = ("PASS" if submitted == tables and not doubled and not wrong_games
-               and not wrong_points and len(sheets) == tables else "FAIL")
-    return [f"- tables: {tables}; sheets stored: {len(sheets)}; submitted: {submitted}",
+    lost, stray = expected - done, done - expected
+    verdict = ("PASS" if not lost and not stray and not doubled and not wrong_games
+               and not wrong_points else "FAIL")
+    return [f"- tables: {len(seed.tables)}; expected to submit: {len(expected)}; sheets "
+            f"stored: {len(rows)}; submitted: {len(done)} (missing {len(lost)}, "
+            f"unexpected {len(stray)})",
             f"- tables with more than one sheet: {doubled}",
-            f"- sheets without exactly games 1-4: {wrong_games}; game rows: {game_rows}",
+            f"- submitted sheets without exactly games 1-4: {wrong_games}; game rows: "
+            f"{game_rows}",
             f"- games whose stored points differ from score_game: {wrong_points}",
             f"- **{verdict}**: zero lost or doubled sheets" + ("" if verdict == "PASS" else " NOT")
             + " met"]

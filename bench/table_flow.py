@@ -91,6 +91,13 @@ async def enter_round(client, seed, number: int, games: list[dict], retries: int
 
     await client.request("table page", "GET", table_url(seed, number), retries=retries)
     await enter_games(client, seed, number, games, retries)
+    await submit_round(client, seed, number, retries)
+
+
+async def submit_round(client, seed, number: int, retries: int = 0) -> None:
+    """The round review: every player initials, East submits."""
+    from bench.flows import table_url
+
     review = await client.request("review page", "GET", table_url(seed, number, "/review"),
                                   retries=retries)
     for seat in "ESWN":
