@@ -80,7 +80,9 @@ def demo():
     when the database has no tournament yet. Its director's password and the table links
     are secrets: printed when the demo is loaded, and kept owner-only in
     instance/demo-login.txt; later starts print only the public addresses."""
-    from blueprints.director import service
+    from blueprints.director.seating import seat_round_one
+    from blueprints.director.tournaments import create_tournament
+    from core.writes import unit
 
     if db.session.scalar(select(func.count()).select_from(Tournament)):
         click.echo("The database already has a tournament; the demo was not loaded.")
@@ -88,17 +90,18 @@ def demo():
         return
     director = db.session.scalar(select(User).where(User.email == DEMO_EMAIL))
     password = None
-    if director is None:
-        director, password = create_user(DEMO_EMAIL, "Demo Director")
-    tournament = service.create_tournament(
-        director, name="Demo Spring Classic", preset="tnt", rounds=3, venue="Ballroom A",
-        code="DEMO26", starts_on=date.today(),
-    )
-    for number, name in enumerate(DEMO_PLAYERS, start=1):
-        tournament.players.append(Player(number=number, name=name))
-    db.session.flush()
-    service.seat_round_one(tournament, method="draw", seed=2026, user=director)
-    db.session.commit()
+    # The demo loads whole or not at all.
+    with unit():
+        if director is None:
+            director, password = create_user(DEMO_EMAIL, "Demo Director")
+        tournament = create_tournament(
+            director, name="Demo Spring Classic", preset="tnt", rounds=3, venue="Ballroom A",
+            code="DEMO26", starts_on=date.today(),
+        )
+        for number, name in enumerate(DEMO_PLAYERS, start=1):
+            tournament.players.append(Player(number=number, name=name))
+        db.session.flush()
+        seat_round_one(tournament, method="draw", seed=2026, user=director)
     click.echo("Loaded the demo tournament.")
     text = print_demo_urls(secrets=True, password=password)
     if password:

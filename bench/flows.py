@@ -37,18 +37,19 @@ def app_for(database_url: str):
 def seed(database_url: str, tables: int) -> Seed:
     """A tournament of `tables` tables under TNT rules, round 1 seated and running."""
     from blueprints.auth.service import create_user
-    from blueprints.director import service
+    from blueprints.director.seating import seat_round_one
+    from blueprints.director.tournaments import create_tournament
     from models import Player, db, utcnow
 
     app = app_for(database_url)
     with app.app_context():
         director, _ = create_user(*DIRECTOR[:1], name="Bench Director", password=DIRECTOR[1])
-        tournament = service.create_tournament(director, name="Benchmark Open", preset="tnt",
+        tournament = create_tournament(director, name="Benchmark Open", preset="tnt",
                                                rounds=3, code="BENCH1")
         tournament.players.extend(Player(number=n, name=f"Player {n}")
                                   for n in range(1, tables * 4 + 1))
         db.session.flush()
-        rnd = service.seat_round_one(tournament, method="draw", seed=7)
+        rnd = seat_round_one(tournament, method="draw", seed=7)
         rnd.started_at = utcnow()
         rnd.clock_version += 1
         db.session.commit()
@@ -430,7 +431,7 @@ def check_database(database_url: str, seed: Seed, expected=None) -> list[str]:
 
 
 def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[str]:
-    """blueprints.results.service.board() for a finished event: `tables` x 4 players after
+    """blueprints.results.standings.board() for a finished event: `tables` x 4 players after
     `rounds` rounds of four games, every sheet submitted. Seeded straight into the database
     (the round end above already exercises the HTTP path); timed in this process, with the
     number of SQL statements it runs."""
@@ -440,8 +441,9 @@ def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[st
     from sqlalchemy import event
 
     from blueprints.auth.service import create_user
-    from blueprints.director import service
-    from blueprints.results.service import board
+    from blueprints.director.seating import seat_round_one
+    from blueprints.director.tournaments import create_tournament
+    from blueprints.results.standings import board
     from core.rounds import ensure_round
     from models import GameEntry, Player, Scoresheet, db, utcnow
     from tournament.rules import PRESETS as presets
@@ -449,12 +451,12 @@ def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[st
     app = app_for(database_url)
     with app.app_context():
         director, _ = create_user("standings-bench@example.com", "Standings Bench")
-        tournament = service.create_tournament(director, name="Standings bench",
+        tournament = create_tournament(director, name="Standings bench",
                                                preset="tnt", rounds=rounds, code="STAND1")
         tournament.players.extend(Player(number=n, name=f"Player {n}")
                                   for n in range(1, tables * 4 + 1))
         db.session.flush()
-        service.seat_round_one(tournament, method="draw", seed=11)
+        seat_round_one(tournament, method="draw", seed=11)
         rules = presets["tnt"]
         scored = [(Game.from_dict(g).to_dict(), score_game(rules, Game.from_dict(g)))
                   for g in GAMES]
@@ -483,7 +485,7 @@ def standings_speed(database_url: str, tables: int, rounds: int = 12) -> list[st
             event.remove(db.engine, "before_cursor_execute", listener)
         # The same main standings from every game, as they were computed before: the
         # database's summing against Python's, in the same conditions.
-        from blueprints.results.service import load_results
+        from blueprints.results.totals import load_results
         from tournament.standings import Competition
 
         every_game = []

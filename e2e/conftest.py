@@ -236,15 +236,16 @@ def seat_new_tournament(director_email, name, player_count):
     round one. Returns (tournament, round one); the caller adds to it and commits."""
     from sqlalchemy import select
 
-    from blueprints.director import service
+    from blueprints.director.seating import seat_round_one
+    from blueprints.director.tournaments import create_tournament
     from models import Player, User, db
 
     director = db.session.scalar(select(User).where(User.email == director_email))
-    tournament = service.create_tournament(director, name=name, preset="tnt", rounds=3)
+    tournament = create_tournament(director, name=name, preset="tnt", rounds=3)
     for number in range(1, player_count + 1):
         tournament.players.append(Player(number=number, name=f"Player {number}"))
     db.session.flush()
-    rnd = service.seat_round_one(tournament, method="number", user=director)
+    rnd = seat_round_one(tournament, method="number", user=director)
     return tournament, rnd
 
 

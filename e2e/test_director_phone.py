@@ -172,11 +172,11 @@ def test_the_import_preview_reads_on_a_320_px_phone(live_server, director_accoun
     """A file with problems: every row and its problem, no sideways scrolling."""
     email, password = director_account
     with live_server.app_context():
-        from blueprints.director import service
+        from blueprints.director.tournaments import create_tournament
         from models import User, db
 
         director = db.session.query(User).filter_by(email=email).one()
-        tournament = service.create_tournament(director, name="Import Open", preset="tnt",
+        tournament = create_tournament(director, name="Import Open", preset="tnt",
                                                rounds=3)
         db.session.commit()
         tournament_id = tournament.id

@@ -105,16 +105,17 @@ def seed_seated_tournament(live_server, email):
     """A seated 8-table TNT tournament run by the account `email`; returns its id."""
     from sqlalchemy import select
 
-    from blueprints.director import service
+    from blueprints.director.seating import seat_round_one
+    from blueprints.director.tournaments import create_tournament
     from models import Player, User, db
 
     with live_server.app_context():
         user = db.session.scalar(select(User).where(User.email == email))
-        tournament = service.create_tournament(user, name="Phone Open", preset="tnt", rounds=4)
+        tournament = create_tournament(user, name="Phone Open", preset="tnt", rounds=4)
         for number, name in enumerate(NAMES, 1):
             tournament.players.append(Player(number=number, name=name))
         db.session.flush()
-        service.seat_round_one(tournament, method="number", user=user)
+        seat_round_one(tournament, method="number", user=user)
         db.session.commit()
         return tournament.id
 

@@ -49,7 +49,8 @@ def screen_code(live_server):
 
     from blueprints.clock import actions as clock_actions
     from blueprints.clock.announcements import post_announcement
-    from blueprints.director import service
+    from blueprints.director.seating import seat_round_one
+    from blueprints.director.tournaments import create_tournament
     from core.rounds import round_row
     from models import Player, User, db
     from tests.results.conftest import add_sheet
@@ -59,13 +60,13 @@ def screen_code(live_server):
                       "--password", "screen-password-1")
     with live_server.app_context():
         director = db.session.query(User).filter_by(email=email).one()
-        tournament = service.create_tournament(director, name="Ballroom Spring Invitational",
+        tournament = create_tournament(director, name="Ballroom Spring Invitational",
                                                preset="tnt", rounds=3)
         for number in range(1, 41):
             tournament.players.append(
                 Player(number=number, name=LONG_NAMES.get(number, f"Player {number}")))
         db.session.flush()
-        service.seat_round_one(tournament, method="number", user=director)
+        seat_round_one(tournament, method="number", user=director)
         db.session.commit()
         win = {"outcome": "mahjong", "winner": "S", "value": 25, "self_picked": True}
         for table in (1, 2, 3, 4):

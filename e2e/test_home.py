@@ -7,7 +7,7 @@ def test_home_page_at_phone_size_is_accessible(live_server, page):
     from datetime import date
 
     from blueprints.auth.service import create_user
-    from blueprints.director.service import create_tournament
+    from blueprints.director.tournaments import create_tournament
     from models import db
 
     with live_server.app_context():

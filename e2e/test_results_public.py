@@ -17,17 +17,18 @@ from e2e.test_table_round import save, tap
 
 
 def seed_tournament(live_server, director_email, code):
-    from blueprints.director import service
+    from blueprints.director.seating import seat_round_one
+    from blueprints.director.tournaments import create_tournament
     from models import Player, User, db
 
     with live_server.app_context():
         director = db.session.query(User).filter_by(email=director_email).one()
-        tournament = service.create_tournament(director, name="Results Open", preset="tnt",
+        tournament = create_tournament(director, name="Results Open", preset="tnt",
                                                rounds=3, code=code)
         for number in range(1, 9):
             tournament.players.append(Player(number=number, name=f"Player {number}"))
         db.session.flush()
-        service.seat_round_one(tournament, method="number", user=director)
+        seat_round_one(tournament, method="number", user=director)
         db.session.commit()
         return tournament.id
 

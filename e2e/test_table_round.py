@@ -20,19 +20,20 @@ def seed(live_server, preset, with_director=False):
     """A seated 2-table tournament; returns (code, table 1 token), and with_director also
     (tournament id, director email, password)."""
     from blueprints.auth.service import create_user
-    from blueprints.director import service
+    from blueprints.director.seating import seat_round_one
+    from blueprints.director.tournaments import create_tournament
     from models import Player, db
 
     with live_server.app_context():
         email = f"td-{secrets.token_hex(3)}@example.com"
         user, _ = create_user(email, "Tess Director", "pw-1234567")
         code = "T" + secrets.token_hex(2).upper() + preset[:1].upper()
-        tournament = service.create_tournament(user, name=f"{preset} Classic", preset=preset,
+        tournament = create_tournament(user, name=f"{preset} Classic", preset=preset,
                                                rounds=2, code=code)
         for number, name in enumerate(NAMES, start=1):
             tournament.players.append(Player(number=number, name=name))
         db.session.flush()
-        service.seat_round_one(tournament, method="number", user=user)
+        seat_round_one(tournament, method="number", user=user)
         db.session.commit()
         if with_director:
             return code, tournament.tables[0].token, tournament.id, email, "pw-1234567"

@@ -9,10 +9,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    ForeignKey,
+    String,
+    Text,
+    UniqueConstraint,
+    event,
+    inspect,
+)
+from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
-from .base import SEAT_CHECK, UTCDateTime, db, utcnow
+from .base import SEAT_CHECK, SEATS, UTCDateTime, db, utcnow
 
 SHEET_STATES = ("open", "submitted", "verified")
 
@@ -47,6 +56,24 @@ class Scoresheet(db.Model):
     # record's "adjustments" when it is saved.
     pending_adjustments: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+    # The games summed per seat, kept by `_keep_seat_totals` on every flush that changes a
+    # game, so the standings read one row per sheet instead of every game's record: how
+    # many games, each seat's points, best game and games won by Mah Jongg, and whether
+    # time was called (the rule set decides at read time what that does to the wins).
+    games_count: Mapped[int] = mapped_column(default=0, server_default="0")
+    total_e: Mapped[int] = mapped_column(default=0, server_default="0")
+    total_s: Mapped[int] = mapped_column(default=0, server_default="0")
+    total_w: Mapped[int] = mapped_column(default=0, server_default="0")
+    total_n: Mapped[int] = mapped_column(default=0, server_default="0")
+    best_e: Mapped[int | None]
+    best_s: Mapped[int | None]
+    best_w: Mapped[int | None]
+    best_n: Mapped[int | None]
+    won_e: Mapped[int] = mapped_column(default=0, server_default="0")
+    won_s: Mapped[int] = mapped_column(default=0, server_default="0")
+    won_w: Mapped[int] = mapped_column(default=0, server_default="0")
+    won_n: Mapped[int] = mapped_column(default=0, server_default="0")
+    time_called: Mapped[bool] = mapped_column(default=False, server_default="0")
 
     round: Mapped[Round] = relationship()  # noqa: F821
     table: Mapped[Table] = relationship()  # noqa: F821
@@ -127,3 +154,47 @@ class AppliedRequest(db.Model):
         ForeignKey("scoresheet.id", ondelete="CASCADE"), index=True
     )
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+def seat_totals(games) -> dict[str, Any]:
+    """Scoresheet's summed columns for these games (GameEntry rows, or anything with
+    `record` and `points_e`..`points_n`); the migration that added them uses it too."""
+    values: dict[str, Any] = {"games_count": len(games), "time_called": False}
+    for seat in SEATS:
+        column = seat.lower()
+        points = [getattr(game, f"points_{column}") or 0 for game in games]
+        values[f"total_{column}"] = sum(points)
+        values[f"best_{column}"] = max(points) if points else None
+        values[f"won_{column}"] = sum(
+            1 for game in games if (game.record or {}).get("outcome") == "mahjong"
+            and (game.record or {}).get("winner") == seat)
+    values["time_called"] = any((game.record or {}).get("outcome") == "time"
+                                for game in games)
+    return values
+
+
+@event.listens_for(Session, "before_flush")
+def _keep_seat_totals(session, flush_context, instances) -> None:
+    """Sum again the games of every sheet whose games this flush adds, changes or deletes,
+    whichever code made the change (a table's save, a director's amendment, an import)."""
+    sheets: dict[Scoresheet, list[GameEntry]] = {}  # a sheet, and its games added by id
+    for game in (*session.new, *session.dirty, *session.deleted):
+        if isinstance(game, GameEntry):
+            sheet = game.sheet
+            if sheet is None and game.sheet_id is not None:
+                sheet = session.get(Scoresheet, game.sheet_id)
+                if sheet is not None and game in session.new and game not in sheet.games:
+                    sheets.setdefault(sheet, []).append(game)
+            if sheet is not None:
+                sheets.setdefault(sheet, [])
+    for sheet in (*session.new, *session.dirty):
+        if isinstance(sheet, Scoresheet) and (
+                sheet in session.new or inspect(sheet).attrs.games.history.has_changes()):
+            sheets.setdefault(sheet, [])
+    for sheet, added in sheets.items():
+        if sheet in session.deleted:
+            continue
+        games = [game for game in (*sheet.games, *added) if game not in session.deleted]
+        for name, value in seat_totals(games).items():
+            if getattr(sheet, name) != value:
+                setattr(sheet, name, value)

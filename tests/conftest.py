@@ -119,15 +119,16 @@ def director(app, client):
 
 def make_tournament(user, *, players=32, preset="tnt", rounds=3, seated=True, name="Test Open",
                     code=None):
-    from blueprints.director import service
+    from blueprints.director.seating import seat_round_one
+    from blueprints.director.tournaments import create_tournament
 
-    tournament = service.create_tournament(user, name=name, preset=preset, rounds=rounds,
+    tournament = create_tournament(user, name=name, preset=preset, rounds=rounds,
                                            code=code)
     for number in range(1, players + 1):
         tournament.players.append(Player(number=number, name=f"Player {number}"))
     db.session.flush()
     if seated:
-        service.seat_round_one(tournament, method="number", user=user)
+        seat_round_one(tournament, method="number", user=user)
     db.session.commit()
     return tournament
 

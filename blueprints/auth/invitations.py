@@ -1,52 +1,30 @@
 """Opening a staff invitation link: join a tournament's staff, or set a new password.
 
-The director's side (issuing links) is blueprints.director.service; this module decides
-what a link may do when it is opened. A link is spent by one conditional UPDATE, so two
-people opening it at the same moment cannot both use it."""
+How a link is made is core.invitations (the director's staff page hands them out); this
+module decides what a link may do when it is opened. A link is spent by one conditional
+UPDATE, so two people opening it at the same moment cannot both use it. Each use is one
+core.writes unit, with its audit row."""
 
 from __future__ import annotations
 
 import unicodedata
-from datetime import timedelta
 
-from flask import current_app
 from sqlalchemy import select, update
 
+from core.errors import Refused
+from core.invitations import may_reset_password
+from core.words import staff_actor
+from core.writes import write
 from models import StaffInvitation, TournamentStaff, User, db, record, utcnow
 from models.invitation import secret_hash
 
-# Long enough to set up staff the week before an event; short enough that a link left in
-# a drawer or on a printed sheet after the event is dead.
-DEFAULT_LIFETIME = timedelta(days=7)
 # token_urlsafe(32) is 43 characters: anything much longer is not one of ours.
 MAX_SECRET = 100
 
 
-class InvitationError(ValueError):
-    """An invitation that cannot be used as asked; the message says why in plain words."""
-
-    def __init__(self, message: str, field: str = ""):
-        super().__init__(message)
-        self.message = message
-        self.field = field
-
-
-def invitation_lifetime() -> timedelta:
-    return current_app.config.get("INVITATION_LIFETIME", DEFAULT_LIFETIME)
-
-
-def may_reset_password(director: User | None, account: User) -> bool:
-    """Whether `director` directs every tournament `account` works on. Only then may they
-    hand out a new password for it: otherwise they could take over an account that opens
-    someone else's tournament."""
-    if director is None:
-        return False
-    directed = select(TournamentStaff.tournament_id).where(
-        TournamentStaff.user_id == director.id, TournamentStaff.role == "director")
-    elsewhere = db.session.scalar(select(TournamentStaff.id).where(
-        TournamentStaff.user_id == account.id,
-        TournamentStaff.tournament_id.not_in(directed)).limit(1))
-    return elsewhere is None
+class InvitationError(Refused):
+    """An invitation that cannot be used as asked, at `field` (None: the whole form); the
+    message says why in plain words."""
 
 
 def find(secret: str | None) -> StaffInvitation | None:
@@ -70,8 +48,9 @@ def account_for(invitation: StaffInvitation) -> User | None:
 def clean_name(name: str) -> str:
     name = (name or "").strip()
     if any(unicodedata.category(ch) == "Cc" for ch in name):
-        raise InvitationError("Your name has characters in it that cannot be shown; please "
-                              "retype it.", "name")
+        raise InvitationError("name",
+                              "Your name has characters in it that cannot be shown; please "
+                              "retype it.")
     return name
 
 
@@ -81,7 +60,7 @@ def _spend(invitation: StaffInvitation) -> None:
         .where(StaffInvitation.id == invitation.id, StaffInvitation.used_at.is_(None))
         .values(used_at=utcnow()))
     if spent.rowcount != 1:
-        raise InvitationError("This invitation link has just been used.")
+        raise InvitationError(None, "This invitation link has just been used.")
 
 
 def _join(invitation: StaffInvitation, account: User) -> None:
@@ -96,14 +75,15 @@ def _join(invitation: StaffInvitation, account: User) -> None:
     record("staff.add", tournament_id=invitation.tournament_id, subject=f"user:{account.id}",
            after={"email": account.email, "role": invitation.role,
                   "invitation": invitation.id},
-           actor=account.name, actor_user_id=account.id)
+           actor=staff_actor(account, invitation.role), actor_user_id=account.id)
 
 
+@write
 def accept_as_new(invitation: StaffInvitation, name: str, password: str) -> User:
     """Make the invited email's account with the name and password its owner chose, and
-    put it on the tournament's staff. The caller commits."""
+    put it on the tournament's staff."""
     if invitation.purpose != "join" or account_for(invitation) is not None:
-        raise InvitationError("This email already has an account: sign in to accept.")
+        raise InvitationError(None, "This email already has an account: sign in to accept.")
     from blueprints.auth.service import create_user
 
     user, _ = create_user(invitation.email, clean_name(name), password)
@@ -112,13 +92,15 @@ def accept_as_new(invitation: StaffInvitation, name: str, password: str) -> User
     return user
 
 
+@write
 def accept_as(invitation: StaffInvitation, user: User) -> None:
     """Put the signed-in `user` on the staff, when the invitation is for their email."""
     if invitation.purpose != "join" or user.email != invitation.email:
-        raise InvitationError("This invitation is for another account.")
+        raise InvitationError(None, "This invitation is for another account.")
     _join(invitation, user)
 
 
+@write
 def set_password(invitation: StaffInvitation, password: str) -> User:
     """Give the account of a password link the password its owner chose. Checked again
     now, not only when the link was made: the account may since have been given a role
@@ -131,11 +113,11 @@ def set_password(invitation: StaffInvitation, password: str) -> User:
         else None
     if invitation.purpose != "reset" or role not in ("co-director", "table-guide") \
             or not may_reset_password(issuer, account):
-        raise InvitationError("This link can no longer change that password. Ask the "
-                              "director for a new one.")
+        raise InvitationError(None, "This link can no longer change that password. Ask "
+                                    "the director for a new one.")
     _spend(invitation)
     account.set_password(password)
     record("user.password_reset", tournament_id=invitation.tournament_id,
            subject=f"user:{account.id}", after={"invitation": invitation.id},
-           actor=account.name, actor_user_id=account.id)
+           actor=staff_actor(account, role), actor_user_id=account.id)
     return account

@@ -11,12 +11,20 @@ from flask import current_app
 from sqlalchemy import delete, func, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from core.errors import TooMany
+from core.writes import write
 from models import LoginAttempt, User, db, utcnow
 from models.password_policy import WeakPassword  # noqa: F401 (raised by create_user)
 
 
-class TooManyAttempts(Exception):
-    pass
+class TooManyAttempts(TooMany):
+    """Too many wrong passwords from this address: wait for the cool-down."""
+
+    def __init__(self):
+        super().__init__(
+            "Too many wrong passwords from here. Please wait "
+            f"{cooldown_words()} and try again, or ask the tournament director to reset your "
+            "password.", retry_after=current_app.config["LOGIN_COOLDOWN_SECONDS"])
 
 
 def create_user(email: str, name: str, password: str | None = None) -> tuple[User, str]:
@@ -72,15 +80,38 @@ def authenticate(email: str, password: str, remote_addr: str = "") -> User | Non
     if user is None:
         check_password_hash(_dummy_hash(), password)
     elif user.check_password(password):
-        # Only this address's failures: a success elsewhere must not reset an attacker's.
-        db.session.execute(delete(LoginAttempt).where(LoginAttempt.email == email,
-                                                      LoginAttempt.remote_addr == address))
-        db.session.commit()
+        _forget_failures(email, address)
         return user
+    # Recorded in its own unit, which commits although the sign-in is refused: the next
+    # guess must find it.
+    _count_failure(email, address, now, since)
+    return None
+
+
+@write
+def _forget_failures(email: str, address: str) -> None:
+    # Only this address's failures: a success elsewhere must not reset an attacker's.
+    db.session.execute(delete(LoginAttempt).where(LoginAttempt.email == email,
+                                                  LoginAttempt.remote_addr == address))
+
+
+@write
+def _count_failure(email: str, address: str, now, since) -> None:
     db.session.add(LoginAttempt(email=email, remote_addr=address, at=now))
     db.session.execute(delete(LoginAttempt).where(LoginAttempt.at < since))
-    db.session.commit()
-    return None
+
+
+@write
+def end_sessions(user: User) -> None:
+    """Sign the account out everywhere: every session cookie issued so far opens nothing."""
+    user.end_sessions()
+
+
+@write
+def change_password(user: User, password: str) -> None:
+    """A new password, chosen by the account's owner; it ends every session of the
+    account."""
+    user.set_password(password)
 
 
 def cooldown_words() -> str:

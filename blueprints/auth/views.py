@@ -15,8 +15,8 @@ from flask import (
 from flask_login import current_user, login_required, login_user, logout_user, user_logged_in
 from sqlalchemy.exc import IntegrityError
 
+from core.errors import Conflict, attach
 from extensions import login_manager
-from models import db
 
 from . import invitations, service
 from .forms import AcceptForm, ChangePasswordForm, JoinForm, NewPasswordForm, SignInForm
@@ -49,13 +49,9 @@ def sign_in():
         try:
             user = service.authenticate(form.email.data, form.password.data,
                                         request.remote_addr or "")
-        except service.TooManyAttempts:
-            form.password.errors.append(
-                "Too many wrong passwords from here. Please wait "
-                f"{service.cooldown_words()} and try again, or ask the tournament director "
-                "to reset your password."
-            )
-            return render_template("auth/sign_in.html", form=form), 429
+        except service.TooManyAttempts as error:
+            form.password.errors.append(error.message)
+            return render_template("auth/sign_in.html", form=form), error.status
         if user is None:
             form.password.errors.append("That email and password do not match.")
             return render_template("auth/sign_in.html", form=form), 422
@@ -71,8 +67,7 @@ def sign_in():
 def sign_out():
     """Sign out, here and on every other device signed in to this account: a session
     cookie copied before now opens nothing."""
-    current_user.end_sessions()
-    db.session.commit()
+    service.end_sessions(current_user._get_current_object())
     logout_user()
     session.clear()
     flash("You are signed out.")
@@ -119,18 +114,13 @@ def invitation():
             else:
                 return _private((render_template(template, invitation=found, form=form,
                                                  signed_in_as_invited=False), 403))
-            db.session.commit()
         except invitations.InvitationError as error:
-            db.session.rollback()
-            target_field = getattr(form, error.field, None) if error.field else None
-            (target_field.errors if target_field is not None else form.form_errors).append(
-                error.message)
-            status = 422
+            attach(form, error)
+            status = error.status
         except IntegrityError:
             # The email got an account (or the link was used) between the check and now.
-            db.session.rollback()
             form.form_errors.append("This invitation link has just been used.")
-            status = 409
+            status = Conflict.status
         else:
             if found.purpose == "join" and account is None:
                 login_user(user)
@@ -154,9 +144,9 @@ def change_password():
             status = 422
         else:
             user = current_user._get_current_object()
-            user.set_password(form.password.data)  # ends every session of the account...
-            db.session.commit()
-            login_user(user)  # ...but this one, which just proved the current password
+            service.change_password(user, form.password.data)
+            # Every session of the account ended, but this one just proved the password.
+            login_user(user)
             flash("Your password is changed. Any other device signed in is now signed out.")
             return redirect(url_for("director.home"))
     elif form.is_submitted():

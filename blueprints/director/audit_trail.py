@@ -1,6 +1,6 @@
 """The audit trail of one tournament as a page: every row, newest first, each placed at
 its table, round and player where it has one, filtered by who, what, table, round and
-player. Read-only; the rows are written by each service's `record()` call.
+player. Read-only; the rows are written by each write's `record()` call.
 
 Rows name their subject by database id ("sheet:12", "call:3", "round:5"); a few small
 queries turn those into the table, round and player numbers people use."""

@@ -26,7 +26,8 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from blueprints.director.service import STAFF_ROLES
+from blueprints.director.staff import STAFF_ROLES
+from core.words import MOVEMENT_WORDS
 from tournament.rules import PRESETS, RULE_FIELDS
 
 WHOLE = "Please enter a whole number, like 12."
@@ -124,7 +125,7 @@ class EditTournamentForm(TournamentForm):
 
 
 class PublicUrlForm(FlaskForm):
-    """The address phones reach this site on (checked by service.clean_public_url)."""
+    """The address phones reach this site on (checked by tables.clean_public_url)."""
 
     public_url = StringField("Public address for QR codes and cards", validators=[
         Length(max=200, message="Keep the address under 200 characters.")])
@@ -215,7 +216,8 @@ class SubstitutesForm(FlaskForm):
 class WithdrawForm(FlaskForm):
     from_round = WholeNumberField("Leaves from round", validators=[
         InputRequired("Please say from which round the player leaves.")])
-    # Checked by the service (a free substitute of this tournament), with a plain message.
+    # Checked when saved (players.withdraw_player: a free substitute of this tournament),
+    # with a plain message.
     substitute = SelectField("Substitute", choices=[], validate_choice=False)
     new_substitute = StringField("…or a new substitute's name", validators=[
         Length(max=120, message="Keep the name under 120 characters.")])
@@ -237,7 +239,7 @@ class SeatingForm(FlaskForm):
 
 class MovementForm(FlaskForm):
     movement = SelectField("How players move after each round", choices=options([
-        ("east_stays", "East stays, North up 1, West up 2, South down 1"),
+        ("east_stays", MOVEMENT_WORDS["east_stays"]),
         ("imported", "The organiser's own seating for every round (import a CSV)")]))
 
 

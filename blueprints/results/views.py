@@ -15,6 +15,7 @@ from flask import (
     Response,
     abort,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -24,11 +25,12 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 
 from blueprints.common import render_page_or_partial, wants_partial
-from core.access import ANY_STAFF, MANAGE, staff_tournament
+from core.access import ANY_STAFF, MANAGE, staff_required
+from core.errors import attach
 from core.lookup import rules_of, tournament_by_code
 from models import Tournament, TournamentStaff, User, db
 
-from . import backup, service
+from . import backup, exports, history, missing, standings, tiebreaks
 from .forms import ClearTieForm, ImportForm, PrizePlacesForm, TieForm, small_int
 
 # cli_group=None: the command is `flask --app app import-backup`, not under "results".
@@ -37,8 +39,8 @@ bp = Blueprint("results", __name__, url_prefix="/results", cli_group=None)
 
 @bp.app_context_processor
 def _results_helpers():
-    return {"leaders_for": service.leaders, "player_history": service.player_history,
-            "counted_first": service.counted_first}
+    return {"leaders_for": standings.leaders, "player_history": history.player_history,
+            "counted_first": standings.counted_first}
 
 
 def _by_code(code: str) -> Tournament:
@@ -50,74 +52,74 @@ def _by_code(code: str) -> Tournament:
 
 def _view_args():
     view = request.args.get("view", "official")
-    return request.args.get("c", service.MAIN), view if view == "provisional" else "official"
+    return request.args.get("c", standings.MAIN), view if view == "provisional" else "official"
 
 
-@bp.get("/<code>")
-def standings(code):
+@bp.get("/<code>", endpoint="standings")
+def public_standings(code):
     """Public standings by tournament code; htmx polls send ?v= and get 204 if unchanged."""
     tournament = _by_code(code)
-    version = service.results_version(tournament)
+    version = standings.results_version(tournament)
     if wants_partial() and request.args.get("v") == version:
         return Response(status=204)
     key, view = _view_args()
-    board = service.board(tournament, provisional=view == "provisional")
+    board = standings.board(tournament, provisional=view == "provisional")
     table = board.table(key)
     me = small_int(request.args.get("me"))
     lines = table.provisional if view == "provisional" else table.lines
     return render_page_or_partial("results/standings.html", "results/_standings.html",
                                   tournament=tournament, board=board, table=table, view=view,
                                   version=version, me=me,
-                                  my_line=service.find_player(lines, me))
+                                  my_line=standings.find_player(lines, me))
 
 
 def _director_page(tournament, status=200, prize_form=None, tie_errors=None):
     key, view = _view_args()
-    board = service.board(tournament, provisional=view == "provisional")
+    board = standings.board(tournament, provisional=view == "provisional")
     prize_form = prize_form or PrizePlacesForm(prize_places=tournament.prize_places)
     rules = rules_of(tournament)
     return render_template(
         "results/director.html", tournament=tournament, board=board, table=board.table(key),
         view=view, prize_form=prize_form, tie_errors=tie_errors or {},
-        missing=service.missing_results(tournament), clear_form=ClearTieForm(),
+        missing=missing.missing_results(tournament), clear_form=ClearTieForm(),
         missing_verify=rules.table_guide_verifies, final_word=rules.scores_final,
-        tie_choices=service.tie_decisions(rules), tie_method=service.TIE_METHODS[rules.tiebreak],
-        tie_by_bag=rules.tiebreak == "tile_bag", rulings=service.rulings(tournament),
-        can_manage=_can_manage(tournament), version=service.results_version(tournament),
+        tie_choices=tiebreaks.tie_decisions(rules),
+        tie_method=tiebreaks.TIE_METHODS[rules.tiebreak],
+        tie_by_bag=rules.tiebreak == "tile_bag", rulings=missing.rulings(tournament),
+        can_manage=g.role in MANAGE, version=standings.results_version(tournament),
     ), status
 
 
-def _can_manage(tournament) -> bool:
-    from core.access import staff_role
-
-    return staff_role(tournament) in MANAGE
-
-
 @bp.get("/director/<int:tournament_id>")
-@login_required
+@staff_required(ANY_STAFF)
 def director(tournament_id):
     """The director's standings: prize places, ties, missing results, exports."""
-    return _director_page(staff_tournament(tournament_id, ANY_STAFF))
+    return _director_page(g.tournament)
 
 
 @bp.post("/director/<int:tournament_id>/prize-places")
-@login_required
+@staff_required(MANAGE)
 def prize_places(tournament_id):
     """Set how many places win a prize."""
-    tournament = staff_tournament(tournament_id, MANAGE)
+    tournament = g.tournament
     form = PrizePlacesForm()
     if form.validate_on_submit():
-        service.set_prize_places(tournament, form.prize_places.data, current_user)
+        try:
+            tiebreaks.set_prize_places(tournament, form.prize_places.data, current_user,
+                                       g.role)
+        except tiebreaks.ResultsError as error:
+            attach(form, error, "prize_places")
+            return _director_page(tournament, 422, prize_form=form)
         flash(f"Prize places: {tournament.prize_places}.")
         return redirect(url_for(".director", tournament_id=tournament.id))
     return _director_page(tournament, 422, prize_form=form)
 
 
 @bp.post("/director/<int:tournament_id>/ties")
-@login_required
+@staff_required(MANAGE)
 def decide_tie(tournament_id):
     """Record a tie group's tile-bag draw, or leave the group's places shared."""
-    tournament = staff_tournament(tournament_id, MANAGE)
+    tournament = g.tournament
     form = TieForm()
     group = form.group.data or ""
     if not form.validate_on_submit():
@@ -128,10 +130,9 @@ def decide_tie(tournament_id):
         if error:
             return _director_page(tournament, 422, tie_errors={group: error})
     try:
-        service.decide_tie(tournament, form.competition.data, form.group_ids(), order,
-                           current_user, form.note.data or "")
-    except service.ResultsError as error:
-        db.session.rollback()
+        tiebreaks.decide_tie(tournament, form.competition.data, form.group_ids(), order,
+                             current_user, form.note.data or "", role=g.role)
+    except tiebreaks.ResultsError as error:
         return _director_page(tournament, 422, tie_errors={group: error.message})
     flash("Tie decision saved." if order else "The tied places stay shared.")
     return redirect(url_for(".director", tournament_id=tournament.id,
@@ -139,16 +140,16 @@ def decide_tie(tournament_id):
 
 
 @bp.post("/director/<int:tournament_id>/ties/clear")
-@login_required
+@staff_required(MANAGE)
 def clear_tie(tournament_id):
     """Undo a recorded tie decision."""
-    tournament = staff_tournament(tournament_id, MANAGE)
+    tournament = g.tournament
     form = ClearTieForm()
     tiebreak_id = small_int(form.tiebreak_id.data)
     if form.validate_on_submit() and tiebreak_id is not None:
         try:
-            service.clear_tie(tournament, tiebreak_id, current_user)
-        except service.ResultsError:
+            tiebreaks.clear_tie(tournament, tiebreak_id, current_user, g.role)
+        except tiebreaks.ResultsError:
             abort(404)
         flash("The decision was removed; those players are tied again.")
         return redirect(url_for(".director", tournament_id=tournament.id) + "#prizes")
@@ -163,40 +164,39 @@ def _download(body: str, filename: str, mimetype: str) -> Response:
 
 
 @bp.get("/director/<int:tournament_id>/games.csv")
-@login_required
+@staff_required(ANY_STAFF)
 def games_csv(tournament_id):
     """Every game of every sheet, one line per seat (CSV)."""
-    tournament = staff_tournament(tournament_id, ANY_STAFF)
-    return _download(service.games_csv(tournament), f"{tournament.code}-games.csv",
+    tournament = g.tournament
+    return _download(exports.games_csv(tournament), f"{tournament.code}-games.csv",
                      "text/csv")
 
 
 @bp.get("/director/<int:tournament_id>/standings.csv")
-@login_required
+@staff_required(ANY_STAFF)
 def standings_csv(tournament_id):
     """One competition's standings from submitted sheets (CSV); ?c= picks it."""
-    tournament = staff_tournament(tournament_id, ANY_STAFF)
+    tournament = g.tournament
     # The filename comes from the competition the key resolved to (an unknown ?c= is the
     # overall table), never from the raw ?c= (a newline there breaks the header).
-    key, body = service.standings_csv(tournament, request.args.get("c", service.MAIN))
-    suffix = "" if key == service.MAIN else "-" + key.replace(":", "-")
+    key, body = exports.standings_csv(tournament, request.args.get("c", standings.MAIN))
+    suffix = "" if key == standings.MAIN else "-" + key.replace(":", "-")
     return _download(body, f"{tournament.code}-standings{suffix}.csv", "text/csv")
 
 
 @bp.get("/director/<int:tournament_id>/print")
-@login_required
+@staff_required(ANY_STAFF)
 def print_page(tournament_id):
     """Every competition's standings on paper."""
-    tournament = staff_tournament(tournament_id, ANY_STAFF)
-    return render_template("results/print.html", tournament=tournament,
-                           board=service.board(tournament, provisional=False))
+    return render_template("results/print.html", tournament=g.tournament,
+                           board=standings.board(g.tournament, provisional=False))
 
 
 @bp.get("/director/<int:tournament_id>/backup.json")
-@login_required
+@staff_required(MANAGE)
 def backup_json(tournament_id):
     """The whole tournament as a JSON backup (directors and co-directors)."""
-    tournament = staff_tournament(tournament_id, MANAGE)
+    tournament = g.tournament
     body = json.dumps(backup.export_tournament(tournament), indent=1, sort_keys=True,
                       ensure_ascii=False)
     return _download(body, f"{tournament.code}-backup.json", "application/json")
@@ -228,7 +228,7 @@ def import_backup():
             data = backup.load(form.backup.data.read())
             result = backup.import_tournament(data, current_user)
         except backup.BackupError as error:
-            form.backup.errors.append(str(error))
+            attach(form, error, "backup")
         else:
             return render_template("results/imported.html", result=result,
                                    tournament=result.tournament)

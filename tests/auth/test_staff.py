@@ -304,3 +304,13 @@ def test_cli_set_password(app, director):
     assert short.exit_code != 0 and "10 characters" in short.output
     nobody = runner.invoke(args=["set-password", "no@example.com"])
     assert nobody.exit_code != 0 and "No account" in nobody.output
+
+
+def test_audit_rows_name_staff_with_their_role(app, client, tournament):
+    """The director's invitation and the newcomer's joining both say who, in which role."""
+    link, _ = invite(client, tournament, "gus@example.com", role="table-guide")
+    app.test_client().post(path_of(link), data={"name": "Gus Guide", "password": NEW_PASSWORD,
+                                                "repeat": NEW_PASSWORD})
+    actors = {e.action: e.actor for e in db.session.scalars(select(AuditEvent))}
+    assert actors["staff.invite"] == "Ann Director (director)"
+    assert actors["staff.add"] == "Gus Guide (table-guide)"

@@ -10,7 +10,7 @@ import re
 import pytest
 from sqlalchemy import event, func, select
 
-from blueprints.director import service
+from blueprints.director.seating import schedule
 from core.rounds import ensure_round, round_row
 from models import Round, Seating, Substitution, db
 from tests.conftest import make_tournament
@@ -48,7 +48,7 @@ def planned(tournament):
     """{round: {(table, seat): player id}} as the schedule shows it."""
     return {rnd.number: {(table.number, s): p.id for table, seats in tables
                          for s, p in seats.items()}
-            for rnd, tables in service.schedule(tournament)}
+            for rnd, tables in schedule(tournament)}
 
 
 def stored(tournament, number):

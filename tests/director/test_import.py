@@ -73,9 +73,9 @@ def test_utf8_with_bom_and_no_header(client, empty):
 def test_confirm_saves_600_rows_in_one_transaction_with_mini_entries(client, empty):
     db.session.commit()
     empty.competitions  # noqa: B018
-    from blueprints.director import service
+    from blueprints.director.tournaments import _set_competitions
 
-    service._set_competitions(empty, [], (10, 12))
+    _set_competitions(empty, [], (10, 12))
     db.session.commit()
     lines = ["number,name,mini,club"] + [
         f"{n},Player {n},{'yes' if n % 3 == 0 else 'no'},Club" for n in range(1, 601)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from blueprints.director import service
+from blueprints.director.players import in_mini
 from core.rounds import ensure_round
 from models import AuditEvent, Competition, db, utcnow
 from tests.conftest import make_tournament
@@ -39,7 +39,7 @@ def edit(client, tournament, player, **data):
 def test_before_the_minis_first_round_entry_is_open(client, destination):
     player = destination.players[0]
     assert edit(client, destination, player, mini="y").status_code == 302
-    assert player.id in service.in_mini(destination)
+    assert player.id in in_mini(destination)
 
 
 def test_after_it_starts_entry_needs_a_written_override(client, destination):
@@ -52,10 +52,10 @@ def test_after_it_starts_entry_needs_a_written_override(client, destination):
     assert "Entry to the mini tournament closed when round 2 started" in page
     refused = edit(client, destination, player, mini="y")
     assert refused.status_code == 422 and "write the reason" in refused.get_data(as_text=True)
-    assert player.id not in service.in_mini(destination)
+    assert player.id not in in_mini(destination)
     assert edit(client, destination, player, mini="y",
                 mini_override="Paid at the desk before round 2").status_code == 302
-    assert player.id in service.in_mini(destination)
+    assert player.id in in_mini(destination)
     event = db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "mini.override"))
     assert event.reason == "Paid at the desk before round 2" and event.after == {"mini": True}
     # a name change alone needs no override
@@ -78,6 +78,6 @@ def test_where_the_rules_keep_entry_open_no_override_is_asked(client, director):
     start(tournament, 2)
     player = tournament.players[0]
     assert edit(client, tournament, player, mini="y").status_code == 302
-    assert player.id in service.in_mini(tournament)
+    assert player.id in in_mini(tournament)
     assert not db.session.scalar(db.select(AuditEvent).where(
         AuditEvent.action == "mini.override"))

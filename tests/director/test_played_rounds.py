@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from blueprints.director import service
+from blueprints.director.common import played_rounds, round_played
 from core.rounds import ensure_round, round_row
 from models import AuditEvent, GameEntry, Player, Round, Scoresheet, Substitution, db
 from tests.director.conftest import enter_a_game, error_at
@@ -23,15 +23,15 @@ def games_in_db():
 
 def test_round_played_means_clock_started_or_a_game_entered(tournament):
     rnd = round_row(tournament, 1)
-    assert not service.round_played(rnd)
+    assert not round_played(rnd)
     # An empty sheet (opened, nothing saved) does not make the round played.
     db.session.add(Scoresheet(round_id=rnd.id, table_id=tournament.tables[1].id))
     db.session.commit()
-    assert not service.round_played(rnd)
+    assert not round_played(rnd)
     enter_a_game(tournament)
-    assert service.round_played(rnd)
-    assert service.played_rounds(tournament) == {1: "has scores entered"}
-    assert not service.round_played(None)
+    assert round_played(rnd)
+    assert played_rounds(tournament) == {1: "has scores entered"}
+    assert not round_played(None)
 
 
 def test_no_redraw_once_round_one_has_scores_before_its_clock(client, tournament):

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from blueprints.director import service
+from blueprints.director import tables
+from blueprints.director.common import SetupError
+from blueprints.director.tables import clean_public_url
 from models import AuditEvent, Tournament, db
 
 
@@ -24,7 +26,7 @@ def cards_url(tournament):
     ("   ", None),
 ])
 def test_addresses_that_phones_can_open(typed, stored):
-    assert service.clean_public_url(typed) == stored
+    assert clean_public_url(typed) == stored
 
 
 @pytest.mark.parametrize("typed, words", [
@@ -40,14 +42,14 @@ def test_addresses_that_phones_can_open(typed, stored):
     ("http://10.0.0.1\x00", "cannot be shown"),
 ])
 def test_addresses_that_are_refused(typed, words):
-    with pytest.raises(service.SetupError) as refused:
-        service.clean_public_url(typed)
+    with pytest.raises(SetupError) as refused:
+        clean_public_url(typed)
     assert words in refused.value.message and refused.value.field == "public_url"
 
 
 def test_cards_from_loopback_say_so_and_offer_the_laptops_addresses(app, client, tournament,
                                                                    monkeypatch):
-    monkeypatch.setattr(service, "lan_addresses", lambda: ["192.168.1.10", "10.0.0.5"])
+    monkeypatch.setattr(tables, "lan_addresses", lambda: ["192.168.1.10", "10.0.0.5"])
     # As printed from the venue laptop's own browser, or with BASE_URL left at loopback.
     monkeypatch.setitem(app.config, "BASE_URL", "http://127.0.0.1:8000")
     page = " ".join(client.get(cards_url(tournament)).get_data(as_text=True).split())
@@ -123,5 +125,5 @@ def test_the_details_form_sets_and_clears_the_address(client, tournament):
 
 
 def test_lan_addresses_are_never_loopback():
-    for address in service.lan_addresses():
+    for address in tables.lan_addresses():
         assert not address.startswith("127.")

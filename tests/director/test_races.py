@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from blueprints.director import service
+from blueprints.director import players, seating, tournaments
+from blueprints.director.common import GAMES_FIXED
 from core.rounds import round_row
 from models import AuditEvent, Player, Round, db
 from tests.director.conftest import enter_a_game, error_at
@@ -19,7 +20,7 @@ from tests.director.test_tournament import rules_data
 def score_lands_after_the_check(monkeypatch, tournament):
     """A game is in, but the quick `scores_entered` check ran just before it landed."""
     enter_a_game(tournament)
-    monkeypatch.setattr(service, "scores_entered", lambda tournament: False)
+    monkeypatch.setattr(tournaments, "scores_entered", lambda tournament: False)
 
 
 def test_rules_edit_racing_the_first_score_is_refused(client, tournament, monkeypatch):
@@ -63,7 +64,7 @@ def test_games_per_round_racing_the_first_score_is_refused(client, tournament, m
         "prize_places": "3"})
     assert response.status_code == 422
     assert error_at(response.get_data(as_text=True), "games_per_round") == \
-        service.GAMES_FIXED
+        GAMES_FIXED
     db.session.expire_all()
     assert tournament.games_per_round == 4 and tournament.rules["games_per_round"] == 4
     assert tournament.name == "Test Open"
@@ -71,7 +72,7 @@ def test_games_per_round_racing_the_first_score_is_refused(client, tournament, m
 
 def test_the_same_player_number_from_two_screens(client, tournament, monkeypatch):
     # The other screen took number 5 after this request checked it was free.
-    monkeypatch.setattr(service, "_number_taken", lambda *args, **kwargs: False)
+    monkeypatch.setattr(players, "_number_taken", lambda *args, **kwargs: False)
     response = client.post(f"/director/t/{tournament.id}/players",
                            data={"number": "5", "name": "Late Lee"})
     assert response.status_code == 409
@@ -85,8 +86,8 @@ def test_the_same_player_number_from_two_screens(client, tournament, monkeypatch
 
 def test_the_next_free_number_taken_by_another_screen(client, tournament, monkeypatch):
     # Another screen added player 32 after this request picked 32 as the next number.
-    monkeypatch.setattr(service, "next_player_number", lambda tournament: 32)
-    monkeypatch.setattr(service, "_number_taken", lambda *args, **kwargs: False)
+    monkeypatch.setattr(players, "next_player_number", lambda tournament: 32)
+    monkeypatch.setattr(players, "_number_taken", lambda *args, **kwargs: False)
     response = client.post(f"/director/t/{tournament.id}/players", data={"name": "Late Lee"})
     assert response.status_code == 409
     assert "Please add this player again" in error_at(response.get_data(as_text=True),
@@ -102,7 +103,7 @@ def test_the_next_free_number_taken_by_another_screen(client, tournament, monkey
 
 def test_renumbering_onto_a_number_just_taken(client, tournament, monkeypatch):
     player = next(p for p in tournament.players if p.number == 1)
-    monkeypatch.setattr(service, "_number_taken", lambda *args, **kwargs: False)
+    monkeypatch.setattr(players, "_number_taken", lambda *args, **kwargs: False)
     response = client.post(f"/director/t/{tournament.id}/players/{player.id}",
                            data={"number": "2", "name": "Player 1"})
     assert response.status_code == 409
@@ -115,7 +116,7 @@ def test_round_one_seated_from_two_screens_at_once(client, tournament, monkeypat
     """The other screen's round 1 is stored between this request's delete and insert: the
     unique (tournament, round number) refuses this one."""
     before = {s.id for s in round_row(tournament, 1).seats}
-    real = service.seat_round_one
+    real = seating.seat_round_one
 
     def seat_while_another_screen_seats(tournament, **kwargs):
         rnd = real(tournament, **kwargs)
@@ -123,7 +124,7 @@ def test_round_one_seated_from_two_screens_at_once(client, tournament, monkeypat
         db.session.flush()
         return rnd
 
-    monkeypatch.setattr(service, "seat_round_one", seat_while_another_screen_seats)
+    monkeypatch.setattr(seating, "seat_round_one", seat_while_another_screen_seats)
     response = client.post(f"/director/t/{tournament.id}/seating",
                            data={"method": "draw", "seed": "5"})
     assert response.status_code == 409

@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 from sqlalchemy import func, select
 
-from blueprints.director import service
+from blueprints.director.common import player_count, ranked_players
+from blueprints.director.players import substitutes_needed
 from core.rounds import ensure_round, round_row
 from models import AuditEvent, Player, Round, Seating, Substitution, db, utcnow
 from tests.conftest import make_tournament
@@ -79,12 +80,12 @@ def test_substitutes_needed_are_shown_and_added(client, director):
     assert response.status_code == 302
     subs = list(db.session.scalars(select(Player).where(Player.is_substitute)))
     assert [s.number for s in subs] == [31, 32]
-    assert service.substitutes_needed(tournament) == 0
+    assert substitutes_needed(tournament) == 0
     assert client.post(f"/director/t/{tournament.id}/seating",
                        data={"method": "draw"}).status_code == 302
     # Substitutes play but are never ranked.
-    assert all(not p.is_substitute for p in service.ranked_players(tournament))
-    assert len(service.ranked_players(tournament)) == 30
+    assert all(not p.is_substitute for p in ranked_players(tournament))
+    assert len(ranked_players(tournament)) == 30
 
 
 def test_swap_two_players_before_round_one(client, tournament):
@@ -163,7 +164,7 @@ def test_substitution_from_a_round_updates_made_rounds_and_later_ones(client, to
         assert sub.id in seats.values() and leaver.id not in seats.values()
         assert len(set(seats.values())) == 32
     # The substitute is never ranked.
-    assert sub not in service.ranked_players(tournament)
+    assert sub not in ranked_players(tournament)
     event = db.session.scalar(select(AuditEvent).where(AuditEvent.action == "player.substitute"))
     assert event.after["from_round"] == 2 and event.after["rounds_updated"] == [2]
 
@@ -225,8 +226,8 @@ def test_withdraw_before_seating_just_leaves_the_field(client, director):
     leaver = tournament.players[8]
     assert client.post(f"/director/t/{tournament.id}/players/{leaver.id}/withdraw",
                        data={"from_round": "1"}).status_code == 302
-    assert service.player_count(tournament) == 8
-    assert service.substitutes_needed(tournament) == 0
+    assert player_count(tournament) == 8
+    assert substitutes_needed(tournament) == 0
 
 
 def test_itineraries_and_meetings(client, director):

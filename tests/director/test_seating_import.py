@@ -4,7 +4,7 @@ table page's next table and the big screen follow it."""
 
 from __future__ import annotations
 
-from blueprints.director import service
+from blueprints.director import seating
 from blueprints.table.service import next_tables
 from core.rounds import ensure_round, round_row
 from models import AuditEvent, Tournament, db
@@ -59,14 +59,14 @@ def test_an_imported_seating_seats_every_round(client, director):
     assert next_tables(round_one, table_one) == {"E": 1, "S": 2, "W": 1, "N": 2}
     itinerary = client.get(f"/p/{tournament.code}/seat?number=2").get_data(as_text=True)
     assert "table 2" in itinerary.lower()
-    schedule = dict((r.number, tables) for r, tables in service.schedule(tournament))
+    schedule = dict((r.number, tables) for r, tables in seating.schedule(tournament))
     assert {s: p.number for s, p in schedule[2][0][1].items()} == dict(
         zip("ESWN", ROUND_2[:4], strict=True))
     round_two = ensure_round(tournament, 2)
     assert {(s.table.number, s.seat): s.player_id for s in round_two.seats}[(1, "S")] == \
         players[6].id
     assert db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "seating.import"))
-    meetings = service.meetings_report(tournament)
+    meetings = seating.meetings_report(tournament)
     assert {(m["first"].number, m["second"].number) for m in meetings} >= {(1, 3)}
 
 

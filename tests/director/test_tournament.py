@@ -227,7 +227,7 @@ def test_poster_has_the_seat_lookup_qr(client, tournament):
 def test_every_change_is_audited(client, tournament):
     client.post(f"/director/t/{tournament.id}/seating", data={"method": "draw", "seed": "5"})
     assert "seating.round1" in actions()
-    assert all(e.actor == "Ann Director" for e in db.session.scalars(select(AuditEvent)))
+    assert all(e.actor == "Ann Director (director)" for e in db.session.scalars(select(AuditEvent)))
 
 
 def test_competition_removed_when_sessions_cleared(client, tournament):
@@ -285,3 +285,16 @@ def test_players_page_answers_htmx_with_its_partial(client, tournament):
     body = response.get_data(as_text=True)
     assert '<div id="players">' in body and "<html" not in body
     assert "HX-Request" in response.headers["Vary"]
+
+
+
+def test_a_refusal_no_page_shows_is_a_plain_422(app):
+    """A refusal that escapes its page is answered by the blueprint's handler, not a 500."""
+    from blueprints.director.blueprint import bp
+    from blueprints.director.common import SetupError
+    from core.errors import Refused
+
+    handler = bp.error_handler_spec[None][None][Refused]
+    with app.test_request_context("/director/"):
+        body, status = handler(SetupError(None, "Not now."))
+    assert status == 422 and "Not now." in body

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from blueprints.results import backup, service
+from blueprints.results import backup, standings, tiebreaks
 from models import (
     Announcement,
     AuditEvent,
@@ -20,6 +20,7 @@ from models import (
     Player,
     RoundSignoff,
     Substitution,
+    Tiebreak,
     Tournament,
     TournamentStaff,
     User,
@@ -76,12 +77,12 @@ def rich_tournament(director):
     db.session.commit()
     tournament.prize_places = 2
     db.session.commit()
-    lines = service.board(tournament).main.lines
+    lines = standings.board(tournament).main.lines
     tied = [line.player.id for line in lines if line.rank == lines[1].rank]
     if len(tied) > 1:
-        service.decide_tie(tournament, "main", tied, tied, director, "bag draw")
-    mini_key = service.competition_key(mini)
-    db.session.add(service.Tiebreak(tournament_id=tournament.id, competition_key=mini_key,
+        tiebreaks.decide_tie(tournament, "main", tied, tied, director, "bag draw")
+    mini_key = standings.competition_key(mini)
+    db.session.add(Tiebreak(tournament_id=tournament.id, competition_key=mini_key,
                                     player_ids=[tournament.players[0].id], note="odd"))
     db.session.commit()
     return tournament
@@ -216,12 +217,12 @@ def test_import_refuses_unknown_roles(director, role):
 def test_imported_standings_and_audit_subjects_point_at_the_new_rows(director):
     tournament = rich_tournament(director)
     before = [(line.rank, line.player.number, line.total)
-              for line in service.board(tournament).main.lines]
+              for line in standings.board(tournament).main.lines]
     data = backup.export_tournament(tournament)
     wipe()
     imported = backup.import_tournament(data, make_user()).tournament
     after = [(line.rank, line.player.number, line.total)
-             for line in service.board(imported).main.lines]
+             for line in standings.board(imported).main.lines]
     assert after == before
     call = db.session.query(DirectorCall).one()
     resolved = db.session.query(AuditEvent).filter_by(action="call.resolve").one()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from blueprints.results import service
+from blueprints.results import standings, tiebreaks
 from models import Tiebreak, Tournament, db
 from tests.conftest import make_tournament
 from tests.results.conftest import add_sheet, win
@@ -27,16 +27,16 @@ def test_hidden_tile_counts_only_verified_sheets_as_final(director):
     tournament = make_tournament(director, players=8, preset="hidden-tile")
     add_sheet(tournament, 1, 1, [win("E")], state="verified")
     add_sheet(tournament, 1, 2, [win("E")])                       # submitted, not verified
-    board = service.board(tournament)
+    board = standings.board(tournament)
     assert board.final_word == "verified" and board.open_games == 1
     assert by_number(board.main.lines)[5].total == 0
     assert by_number(board.main.provisional)[5].total == 35
-    assert [line.player.number for line in service.leaders(tournament)][:1] == [1]
+    assert [line.player.number for line in standings.leaders(tournament)][:1] == [1]
 
 
 def test_under_tnt_a_submitted_sheet_is_final(tournament):
     add_sheet(tournament, 1, 2, [win("E")])
-    board = service.board(tournament)
+    board = standings.board(tournament)
     assert board.final_word == "submitted" and board.open_games == 0
     assert by_number(board.main.lines)[5].total == 35
 
@@ -63,7 +63,7 @@ def test_games_won_in_a_round_voided_by_time(director, preset, voided_round_wins
         with_rules(tournament, voided_round_wins=voided_round_wins)
     add_sheet(tournament, 1, 1, [win("E"), TIME, TIME, TIME], state="verified")
     add_sheet(tournament, 1, 2, [win("E")], state="verified")            # not voided
-    lines = by_number(service.board(tournament).main.lines)
+    lines = by_number(standings.board(tournament).main.lines)
     assert lines[1].games_won == games_won
     assert lines[5].games_won == 1
 
@@ -71,7 +71,7 @@ def test_games_won_in_a_round_voided_by_time(director, preset, voided_round_wins
 def tie_of_two(tournament):
     add_sheet(tournament, 1, 1, [win("E")])
     add_sheet(tournament, 1, 2, [win("E")])
-    return [line.player.id for line in service.board(tournament).main.lines[:2]]
+    return [line.player.id for line in standings.board(tournament).main.lines[:2]]
 
 
 def test_hidden_tile_offers_the_tile_bag_draw_only(client, director):
@@ -79,7 +79,7 @@ def test_hidden_tile_offers_the_tile_bag_draw_only(client, director):
     tournament = make_tournament(director, players=8, preset="hidden-tile")
     add_sheet(tournament, 1, 1, [win("E")], state="verified")
     add_sheet(tournament, 1, 2, [win("E")], state="verified")
-    ids = [line.player.id for line in service.board(tournament).main.lines[:2]]
+    ids = [line.player.id for line in standings.board(tournament).main.lines[:2]]
     page = client.get(f"/results/director/{tournament.id}").get_data(as_text=True)
     assert "Record the tile-bag draw's order" in page
     assert 'value="shared"' not in page and "settled by a tile-bag draw" in page
@@ -88,7 +88,7 @@ def test_hidden_tile_offers_the_tile_bag_draw_only(client, director):
                                  "decision": "shared"})
     assert response.status_code == 422 and "tile-bag draw" in response.get_data(as_text=True)
     assert db.session.query(Tiebreak).count() == 0
-    service.decide_tie(tournament, "main", ids, list(reversed(ids)), director)
+    tiebreaks.decide_tie(tournament, "main", ids, list(reversed(ids)), director)
     page = client.get(f"/results/director/{tournament.id}").get_data(as_text=True)
     assert "Tile-bag draw recorded" in page
 
@@ -98,7 +98,7 @@ def test_where_the_sheet_is_silent_the_director_chooses(client, tournament, dire
     page = client.get(f"/results/director/{tournament.id}").get_data(as_text=True)
     assert 'value="shared"' in page and 'value="draw"' in page
     assert "tile-bag" not in page
-    service.decide_tie(tournament, "main", ids, None, director)
+    tiebreaks.decide_tie(tournament, "main", ids, None, director)
     assert db.session.query(Tiebreak).count() == 1
 
 
@@ -107,6 +107,6 @@ def test_a_rule_of_shared_places_refuses_a_draw(client, tournament, director):
     ids = tie_of_two(tournament)
     page = client.get(f"/results/director/{tournament.id}").get_data(as_text=True)
     assert 'value="draw"' not in page and "share the place" in page
-    with pytest.raises(service.ResultsError, match="share the place"):
-        service.decide_tie(tournament, "main", ids, ids, director)
+    with pytest.raises(tiebreaks.ResultsError, match="share the place"):
+        tiebreaks.decide_tie(tournament, "main", ids, ids, director)
     assert db.session.query(Tiebreak).count() == 0

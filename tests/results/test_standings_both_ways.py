@@ -7,14 +7,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from sqlalchemy import select
 
-from blueprints.results import service
+from blueprints.results import standings, totals
 from core.rounds import ensure_round
 from models import (
     Competition,
     CompetitionEntry,
     GameEntry,
     Player,
+    Round,
     Scoresheet,
     Substitution,
     db,
@@ -22,6 +24,7 @@ from models import (
 )
 from tests.conftest import make_tournament
 from tournament import standings as ranking
+from tournament.rules import PRESETS
 
 
 def random_event(director, seed: int):
@@ -71,9 +74,52 @@ def random_event(director, seed: int):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_totals_and_games_give_the_same_standings(director, seed):
     tournament, mini, session = random_event(director, seed)
-    games = service.load_results(tournament.id)
-    totals = service.load_round_totals(tournament.id)
-    assert totals.players == games.players and totals.open_games == games.open_games > 0
+    assert_same_both_ways(tournament, mini)
+
+
+def edit_games(tournament, seed: int) -> None:
+    """Change games after their sheets were written, the ways the pages and imports do:
+    new points, a game removed, a sheet emptied, a game added, time called."""
+    rng = random.Random(seed)
+    sheets = db.session.scalars(
+        select(Scoresheet).join(Round).where(Round.tournament_id == tournament.id)
+        .order_by(Scoresheet.id)).all()
+    with_games = [sheet for sheet in sheets if sheet.games]
+    changed, shrunk, emptied, grown, timed = rng.sample(with_games, 5)
+    changed.games[0].points = {seat: rng.choice([-25, 0, 50]) for seat in "ESWN"}
+    changed.games[0].record = {"outcome": "mahjong", "winner": "N"}
+    db.session.commit()
+    shrunk.games.pop()
+    emptied.games.clear()
+    added = GameEntry(sheet_id=grown.id, number=len(grown.games) + 1,
+                      record={"outcome": "mahjong", "winner": "S"})
+    added.points = {"E": -10, "S": 40, "W": -20, "N": -10}
+    db.session.add(added)
+    timed.games[-1].record = {"outcome": "time"}
+    db.session.commit()
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_the_stored_sums_follow_every_change_of_a_game(director, seed):
+    tournament, mini, session = random_event(director, seed)
+    edit_games(tournament, seed)
+    db.session.expire_all()
+    assert_same_both_ways(tournament, mini)
+    # Where time called voids a round's wins, it does so the same way both ways.
+    rules = PRESETS["hidden-tile"]
+    assert rules.time_called_zeroes == "round" and not rules.voided_round_wins
+    games = totals.load_results(tournament.id, rules)
+    summed = totals.load_round_totals(tournament.id, rules)
+    main = ranking.Competition("main", "Overall", 1, 4)
+    assert main.standings_from_totals(summed.entered, summed.entrants) == \
+        main.standings(games.entered, games.entrants)
+
+
+def assert_same_both_ways(tournament, mini):
+    """The standings from the stored sums are those from every game's own points."""
+    games = totals.load_results(tournament.id)
+    summed = totals.load_round_totals(tournament.id)
+    assert summed.players == games.players and summed.open_games == games.open_games > 0
     opted_in = {entry.player_id for entry in mini.entries}
     competitions = [
         (ranking.Competition("main", "Overall", 1, 4), None),
@@ -81,13 +127,13 @@ def test_totals_and_games_give_the_same_standings(director, seed):
         (ranking.Competition("m", "Mini", 3, 4, entrants_only=True), opted_in),
     ]
     for spec, only in competitions:
-        for from_games, from_totals in ((games.official, totals.official),
-                                        (games.entered, totals.entered)):
+        for from_games, from_totals in ((games.official, summed.official),
+                                        (games.entered, summed.entered)):
             expected = spec.standings(from_games, games.entrants, opted_in=only)
-            assert spec.standings_from_totals(from_totals, totals.entrants,
+            assert spec.standings_from_totals(from_totals, summed.entrants,
                                               opted_in=only) == expected
     # And the board the pages show is the one from every game.
-    board = service.board(tournament)
+    board = standings.board(tournament)
     main = ranking.Competition("main", "Overall", 1, 4)
     expected = main.standings(games.official, games.entrants)
     assert [(line.rank, line.player.id, line.total, line.games_won, line.per_round, line.tied)
@@ -97,6 +143,12 @@ def test_totals_and_games_give_the_same_standings(director, seed):
     assert [(line.player.id, line.total) for line in board.main.provisional] == [
         (s.player, s.total) for s in live]
     assert len({line.total for line in board.main.lines}) > 3   # not all zero
+    # The stored sums themselves, sheet by sheet, are those of the sheet's games.
+    for sheet in db.session.scalars(select(Scoresheet).join(Round)
+                                    .where(Round.tournament_id == tournament.id)):
+        assert [sheet.total_e, sheet.total_s, sheet.total_w, sheet.total_n] == [
+            sum(game.points[seat] for game in sheet.games) for seat in "ESWN"]
+        assert sheet.games_count == len(sheet.games)
 
 
 def test_a_round_given_twice_is_refused_as_a_game_given_twice_is():

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from blueprints.results import service
+from blueprints.results import standings
 from models import Tiebreak, TournamentStaff, db
 from tests.conftest import make_tournament, make_user, sign_in
 from tests.results.conftest import WALL, add_sheet, win
@@ -27,7 +27,7 @@ def test_public_standings_by_code_need_no_sign_in(app, tournament):
 def test_poll_gets_204_until_a_sheet_changes(app, tournament):
     client = app.test_client()
     headers = {"HX-Request": "true"}
-    version = service.results_version(tournament)
+    version = standings.results_version(tournament)
     url = f"/results/{tournament.code}?v={version}"
     assert client.get(url, headers=headers).status_code == 204
     add_sheet(tournament, 1, 1, [win("E")])
@@ -99,7 +99,7 @@ def test_tie_form_records_a_draw_and_refuses_bad_places(client, tournament):
     add_sheet(tournament, 1, 2, [win("E")])
     page = client.get(f"/results/director/{tournament.id}").get_data(as_text=True)
     assert "Tie for place 1" in page
-    ids = [line.player.id for line in service.board(tournament).main.lines[:2]]
+    ids = [line.player.id for line in standings.board(tournament).main.lines[:2]]
     url = f"/results/director/{tournament.id}/ties"
     group = ",".join(map(str, ids))
     bad = client.post(url, data={"competition": "main", "group": group, "decision": "draw",
@@ -109,7 +109,7 @@ def test_tie_form_records_a_draw_and_refuses_bad_places(client, tournament):
     ok = client.post(url, data={"competition": "main", "group": group, "decision": "draw",
                                 f"place-{ids[0]}": "2", f"place-{ids[1]}": "1"})
     assert ok.status_code == 302
-    lines = service.board(tournament).main.lines
+    lines = standings.board(tournament).main.lines
     assert [line.player.id for line in lines[:2]] == [ids[1], ids[0]]
     tiebreak = db.session.query(Tiebreak).one()
     assert client.post(f"{url}/clear", data={"tiebreak_id": tiebreak.id}).status_code == 302
@@ -245,7 +245,7 @@ def test_undo_with_a_bad_tiebreak_id_is_404_never_500(client, tournament, tiebre
 def test_tie_places_in_other_digits_are_refused_at_the_field(client, tournament, place):
     add_sheet(tournament, 1, 1, [win("E")])
     add_sheet(tournament, 1, 2, [win("E")])
-    ids = [line.player.id for line in service.board(tournament).main.lines[:2]]
+    ids = [line.player.id for line in standings.board(tournament).main.lines[:2]]
     response = client.post(
         f"/results/director/{tournament.id}/ties",
         data={"competition": "main", "group": f"{ids[0]},{ids[1]}²", "decision": "draw",

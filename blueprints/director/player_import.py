@@ -1,0 +1,214 @@
+"""Players from a spreadsheet: a CSV file (commas, semicolons or tabs) read and checked
+line by line, nothing saved unless every line is fine."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+
+from sqlalchemy import select
+
+from core.writes import write
+from models import (
+    CompetitionEntry,
+    Player,
+    Tournament,
+    User,
+    db,
+)
+
+from .common import (
+    WHOLE,
+    SetupError,
+    audit,
+    mini_competition,
+)
+
+YES = {"yes", "y", "1", "true", "x", "ja", "oui", "si"}
+NO = {"no", "n", "0", "false", ""}
+MAX_IMPORT_ROWS = 2000
+
+
+class ImportRow:
+    """One line of an import file, with what it would create and what is wrong with it."""
+
+    def __init__(self, line: int, number: str, name: str, mini: str | None,
+                 substitute: str | None):
+        self.line, self.raw_number, self.name = line, number.strip(), name.strip()
+        self.raw_mini, self.raw_substitute = mini, substitute
+        self.number: int | None = None
+        self.mini = False
+        self.is_substitute = False
+        self.problems: list[str] = []
+
+
+class ImportPreview:
+    def __init__(self):
+        self.rows: list[ImportRow] = []
+        self.problems: list[str] = []   # about the whole file
+        self.ignored_columns: list[str] = []
+        self.has_mini = False
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.rows) and not self.problems and not any(r.problems for r in self.rows)
+
+    @property
+    def problem_rows(self) -> int:
+        return sum(1 for r in self.rows if r.problems)
+
+
+def decode_csv(data: bytes) -> str:
+    """The file's text; SetupError in one plain sentence when it is not UTF-8."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SetupError(
+            "file",
+            "This file is not saved as UTF-8 text, so names with accents would come out "
+            "wrong. In your spreadsheet choose “Save as… CSV UTF-8” and try again.") from None
+
+
+SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+
+
+# A number, then a semicolon or a tab: a row whose columns were not split.
+JOINED = re.compile(r"\s*[0-9]{1,9}\s*([;\t])")
+
+
+def csv_separator(text: str) -> str:
+    """The column separator of an import file: commas, or semicolons (what a spreadsheet
+    saves "CSV" as where the decimal point is a comma), or tabs (lines pasted from a
+    spreadsheet). Read from the first lines; commas when the file does not say."""
+
+    sample = text[:16384]
+    if len(text) > len(sample) and "\n" in sample:
+        sample = sample[:sample.rindex("\n")]      # whole lines only
+    try:
+        return csv.Sniffer().sniff(sample, delimiters="".join(SEPARATORS)).delimiter
+    except csv.Error:
+        return ","
+
+
+def preview_import(tournament: Tournament, text: str) -> ImportPreview:
+    """Read `number,name[,mini][,substitute]` lines (a header row is optional; the columns
+    may be separated by commas, semicolons or tabs) and list every problem; nothing is
+    saved."""
+
+    preview = ImportPreview()
+    separator = csv_separator(text)
+    try:
+        lines = [row for row in csv.reader(io.StringIO(text.replace("\r\n", "\n")),
+                                           delimiter=separator)]
+    except csv.Error:
+        # The csv module refuses a field over 131,072 characters (and NUL bytes in some
+        # Python versions): no list of players has one.
+        preview.problems.append("This file cannot be read as a list of players: one of "
+                                "its fields is far too long. Save it again as “CSV UTF-8”.")
+        return preview
+    numbered = [(i, row) for i, row in enumerate(lines, start=1)
+                if any(cell.strip() for cell in row)]
+    if not numbered:
+        preview.problems.append("The file has no players in it.")
+        return preview
+    columns = {"number": 0, "name": 1}
+    first_line, first = numbered[0]
+    header = [cell.strip().lower() for cell in first]
+    if "name" in header or "number" in header:
+        if "name" not in header or "number" not in header:
+            preview.problems.append("The header row needs both a “number” and a “name” "
+                                    "column.")
+            return preview
+        columns = {}
+        for index, title in enumerate(header):
+            key = {"no": "number", "#": "number", "sub": "substitute"}.get(title, title)
+            if key in ("number", "name", "mini", "substitute") and key not in columns:
+                columns[key] = index
+            elif title:
+                preview.ignored_columns.append(first[index].strip())
+        numbered = numbered[1:]
+    if len(numbered) > MAX_IMPORT_ROWS:
+        preview.problems.append(f"The file has {len(numbered)} players; the most one import "
+                                f"takes is {MAX_IMPORT_ROWS}.")
+        return preview
+    preview.has_mini = "mini" in columns
+    comp = mini_competition(tournament)
+    existing = {number: name for number, name in db.session.execute(
+        select(Player.number, Player.name).where(Player.tournament_id == tournament.id))}
+
+    def cell(row, key):
+        index = columns.get(key)
+        return row[index] if index is not None and index < len(row) else None
+
+    seen: dict[int, int] = {}
+    for line, row in numbered:
+        item = ImportRow(line, cell(row, "number") or "", cell(row, "name") or "",
+                         cell(row, "mini"), cell(row, "substitute"))
+        joined = JOINED.match(item.raw_number)
+        if not item.raw_number:
+            item.problems.append("The number is missing.")
+        elif joined and joined.group(1) != separator:
+            item.problems.append(
+                f"This line has {SEPARATORS[joined.group(1)]} between its columns, but the "
+                f"file uses {SEPARATORS[separator]}. Use one separator on every line (in a "
+                "spreadsheet: “Save as… CSV UTF-8”) and try again.")
+            preview.rows.append(item)    # its other cells were never split: no more to say
+            continue
+        elif not WHOLE.fullmatch(item.raw_number) or not 1 <= int(item.raw_number) <= 100000:
+            item.problems.append(f"“{item.raw_number}” is not a player number (a whole "
+                                 "number from 1 to 100000).")
+        else:
+            item.number = int(item.raw_number)
+            if item.number in seen:
+                item.problems.append(f"Number {item.number} is also on line "
+                                     f"{seen[item.number]} of the file.")
+            else:
+                seen[item.number] = line
+            if item.number in existing:
+                item.problems.append(f"Number {item.number} already belongs to "
+                                     f"{existing[item.number]}.")
+        if not item.name:
+            item.problems.append("The name is empty.")
+        elif any(unicodedata.category(ch) == "Cc" for ch in item.name):
+            item.problems.append("The name has characters in it that cannot be shown.")
+        elif len(item.name) > 120:
+            item.problems.append("The name is longer than 120 characters.")
+        for key in ("mini", "substitute"):
+            raw = getattr(item, f"raw_{key}")
+            if raw is None:
+                continue
+            value = raw.strip().lower()
+            if value in YES:
+                setattr(item, "mini" if key == "mini" else "is_substitute", True)
+            elif value not in NO:
+                item.problems.append(f"{key.title()}: write yes or no, not “{raw.strip()}”.")
+        if item.mini and comp is None:
+            item.problems.append("This tournament has no mini tournament; add it on the "
+                                 "tournament's details page first.")
+        preview.rows.append(item)
+    return preview
+
+
+@write
+def import_players(tournament: Tournament, user: User, text: str) -> ImportPreview:
+    """Check the file again and, when every row is fine, add every player in this
+    one unit. Returns the preview; nothing added if not ok."""
+    preview = preview_import(tournament, text)
+    if not preview.ok:
+        return preview
+    comp = mini_competition(tournament)
+    players = [Player(tournament_id=tournament.id, number=row.number, name=row.name,
+                      is_substitute=row.is_substitute) for row in preview.rows]
+    db.session.add_all(players)
+    db.session.flush()
+    if comp is not None:
+        for row, player in zip(preview.rows, players, strict=True):
+            if row.mini:
+                db.session.add(CompetitionEntry(competition_id=comp.id, player_id=player.id))
+    db.session.expire(tournament, ["players"])
+    audit(tournament, user, "player.import", f"tournament:{tournament.id}",
+          after={"players": len(players), "mini": sum(1 for r in preview.rows if r.mini),
+                 "numbers": [players[0].number, players[-1].number] if players else []})
+    return preview

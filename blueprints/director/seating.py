@@ -1,0 +1,285 @@
+"""Seating: round 1 drawn, by number or imported from the organiser's own plan, swaps,
+and the schedule every later round follows (tournament.movement)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import delete, func, select
+
+from core.lookup import movement_of
+from core.rounds import imported_plan, initial_seating, planned_seating, round_row, substitutions
+from core.words import SEATS
+from core.writes import write
+from models import (
+    Player,
+    Round,
+    Seating,
+    Substitution,
+    Table,
+    Tournament,
+    User,
+    db,
+)
+from tournament.movement import (
+    SeatingProblem,
+    read_imported_seating,
+    repeat_meetings,
+    shared_tables,
+)
+
+from .common import (
+    PLAYED,
+    SetupError,
+    audit,
+    played_refusal,
+)
+from .player_import import csv_separator
+
+
+@write
+def seat_round_one(
+    tournament: Tournament, method: str = "draw", seed: int | None = None,
+    user: User | None = None,
+) -> Round:
+    """Make the tables and seat round 1: a random draw (seed kept, so it can be shown and
+    redone) or by player number. Players 1-4 sit E,S,W,N at table 1, and so on."""
+    players = [p for p in tournament.players if p.withdrawn_from_round is None]
+    if len(players) < 4 or len(players) % 4:
+        raise ValueError(
+            f"Seating needs a multiple of four players; there are {len(players)}. "
+            f"Add {(-len(players)) % 4 or 4} substitute(s) first."
+        )
+    # Every later round follows from round 1: once any round is played, no redraw.
+    played_refusal(tournament, "the seating can no longer be redrawn", "method")
+    players.sort(key=lambda p: p.number)
+    if method == "draw":
+        seed = seed if seed is not None else secrets.randbelow(1_000_000)
+        random.Random(seed).shuffle(players)
+    elif method != "number":
+        raise ValueError("Choose a random draw or seating by player number.")
+    else:
+        seed = None
+    table_count = len(players) // 4
+    ensure_tables(tournament, table_count)
+    # Later rounds derive from round 1: drop them all (none is played) and rebuild.
+    db.session.execute(delete(Round).where(Round.tournament_id == tournament.id, ~PLAYED))
+    db.session.flush()
+    db.session.expire(tournament, ["round_list"])
+    tournament.seating_method, tournament.seating_seed = method, seed
+    tables = {t.number: t for t in tournament.tables}
+    rnd = Round(tournament=tournament, number=1, duration_seconds=tournament.round_minutes * 60)
+    db.session.add(rnd)
+    for index, player in enumerate(players):
+        table_number, seat = divmod(index, 4)
+        rnd.seats.append(Seating(table=tables[table_number + 1], seat=SEATS[seat],
+                                 player=player))
+    db.session.flush()
+    audit(tournament, user, "seating.round1", f"round:{rnd.id}",
+          after={"method": method, "seed": seed, "tables": table_count})
+    return rnd
+
+
+def ensure_tables(tournament: Tournament, count: int) -> None:
+    have = {t.number for t in tournament.tables}
+    for number in range(1, count + 1):
+        if number not in have:
+            tournament.tables.append(Table(number=number))
+    db.session.flush()
+
+
+@dataclass
+class SeatingImport:
+    """An imported seating's outcome: its problems (nothing saved), or what was saved."""
+
+    problems: list[SeatingProblem]
+    rounds: int = 0
+    tables: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@write
+def import_seating(tournament: Tournament, user: User, text: str) -> SeatingImport:
+    """The organiser's seating for every round from CSV lines (round, table, seat, player
+    number). Every problem is listed and nothing is saved unless the whole file is fine;
+    then round 1 is seated from it (later rounds when the director seats them) and the
+    rounds not played are rebuilt."""
+    if movement_of(tournament) != "imported":
+        raise SetupError("text",
+                         "Choose the organiser's own seating as the movement first.")
+    played_refusal(tournament, "the seating can no longer be imported", "text")
+    rows = list(csv.reader(io.StringIO(text), delimiter=csv_separator(text)))
+    players = {p.number: p for p in tournament.players if p.withdrawn_from_round is None}
+    plan, problems = read_imported_seating(rows, tournament.rounds, set(players))
+    if problems:
+        return SeatingImport(problems)
+    table_count = len(players) // 4
+    ensure_tables(tournament, table_count)
+    db.session.execute(delete(Round).where(Round.tournament_id == tournament.id, ~PLAYED))
+    db.session.flush()
+    db.session.expire(tournament, ["round_list"])
+    tournament.imported_seating = {
+        str(number): {str(table): {seat: players[player].id for seat, player in seats.items()}
+                      for table, seats in tables.items()}
+        for number, tables in plan.items()}
+    tournament.seating_method, tournament.seating_seed = "imported", None
+    tables = {t.number: t for t in tournament.tables}
+    rnd = Round(tournament=tournament, number=1, duration_seconds=tournament.round_minutes * 60)
+    db.session.add(rnd)
+    for table_number, seats in plan[1].items():
+        for seat, player in seats.items():
+            rnd.seats.append(Seating(table=tables[table_number], seat=seat,
+                                     player=players[player]))
+    db.session.flush()
+    audit(tournament, user, "seating.import", f"round:{rnd.id}",
+          after={"rounds": len(plan), "tables": table_count})
+    return SeatingImport([], len(plan), table_count)
+
+
+@write
+def seat(tournament: Tournament, user: User, method: str, seed: int | None = None) -> Round:
+    """Seat round 1 (draw or by number) with the reason in plain words on failure."""
+    if movement_of(tournament) == "imported":
+        raise SetupError("method",
+                         "This tournament follows the organiser's own seating: import it "
+                         "below, or choose the usual movement first.")
+    later = db.session.scalar(select(func.min(Substitution.from_round)).where(
+        Substitution.tournament_id == tournament.id, Substitution.from_round > 1))
+    if later is not None:
+        raise SetupError("method",
+                         f"A player has been replaced from round {later}; a new draw would "
+                         "take away the rounds they play before that. Swap players instead.")
+    try:
+        return seat_round_one(tournament, method=method, seed=seed, user=user)
+    except ValueError as error:
+        raise SetupError("method", str(error)) from None
+
+
+@write
+def swap_players(tournament: Tournament, user: User, first_number: int,
+                 second_number: int) -> None:
+    """Swap two players' round-1 seats while no round is played; later rounds made so far
+    are dropped (ensure_round makes them again from the new round 1)."""
+    rnd = round_row(tournament, 1)
+    if rnd is None:
+        raise SetupError("first", "Seat round 1 first.")
+    if movement_of(tournament) == "imported":
+        raise SetupError("first",
+                         "The organiser's seating decides every round: change the file and "
+                         "import it again.")
+    # Round 1's seats decide every later round: once any round is played, no swap.
+    played_refusal(tournament, "seats can no longer be swapped", "first")
+    if first_number == second_number:
+        raise SetupError("second", "Choose two different players.")
+    by_number = {s.player.number: s for s in rnd.seats}
+    for field, number in (("first", first_number), ("second", second_number)):
+        if number not in by_number:
+            raise SetupError(field, f"No player number {number} is seated in round 1.")
+    a, b = by_number[first_number], by_number[second_number]
+    before = {first_number: [a.table.number, a.seat], second_number: [b.table.number, b.seat]}
+    # Seats are unique per (round, player): free b's seat, move b's player to a's seat,
+    # then seat a's player where b sat, flushing in between.
+    a_player, b_player, b_table, b_seat = a.player_id, b.player_id, b.table_id, b.seat
+    rnd.seats.remove(b)
+    db.session.flush()
+    a.player_id = b_player
+    db.session.flush()
+    rnd.seats.append(Seating(table_id=b_table, seat=b_seat, player_id=a_player))
+    db.session.flush()
+    db.session.execute(delete(Round).where(Round.tournament_id == tournament.id,
+                                           Round.number > 1, ~PLAYED))
+    db.session.flush()
+    db.session.expire(tournament, ["round_list"])
+    db.session.expire(rnd, ["seats"])
+    audit(tournament, user, "seating.swap", f"round:{rnd.id}", before=before,
+          after={first_number: before[second_number], second_number: before[first_number]})
+
+
+@dataclass(frozen=True)
+class PlannedRound:
+    """One round of the printed schedule: its number, and its row when it has been made
+    (None for a later round not seated yet: its seats are computed, not stored)."""
+
+    number: int
+    row: Round | None = None
+
+
+def schedule(
+    tournament: Tournament,
+) -> list[tuple[PlannedRound, list[tuple[Table, dict[str, Player]]]]]:
+    """Every round 1..rounds with its tables' seats: [(round, [(table, {seat: player})])].
+    Rounds already made are read as stored; later ones are computed in memory from round 1
+    (tournament.movement plus substitutions), so looking at the schedule writes nothing.
+    Empty before round 1 is seated."""
+    initial = initial_seating(tournament)
+    if not initial:
+        return []
+    rows = {r.number: r for r in db.session.scalars(
+        select(Round).where(Round.tournament_id == tournament.id,
+                            Round.number <= tournament.rounds))}
+    players = {p.id: p for p in tournament.players}
+    tables_by_id = {t.id: t for t in tournament.tables}
+    tables_by_number = {t.number: t for t in tournament.tables}
+    stored: dict[int, dict[int, dict[str, int]]] = {}
+    for number, table_id, seat_letter, player_id in db.session.execute(
+            select(Round.number, Seating.table_id, Seating.seat, Seating.player_id)
+            .join(Round, Round.id == Seating.round_id)
+            .where(Round.tournament_id == tournament.id)):
+        table_number = tables_by_id[table_id].number
+        stored.setdefault(number, {}).setdefault(table_number, {})[seat_letter] = player_id
+    subs = substitutions(tournament)
+    out = []
+    for number in range(1, tournament.rounds + 1):
+        if number in rows:
+            by_table = stored.get(number, {})
+        elif movement_of(tournament) == "imported":
+            by_table = imported_plan(tournament, number, subs) or {}
+        else:
+            by_table = planned_seating(initial, number, subs)
+        out.append((PlannedRound(number, rows.get(number)), [
+            (tables_by_number[table_number],
+             {s: players[seats[s]] for s in SEATS if s in seats})
+            for table_number, seats in sorted(by_table.items())]))
+    return out
+
+
+def itineraries(tournament: Tournament) -> list[tuple[Player, list[tuple[int, int, str]]]]:
+    """Each player's rounds as [(player, [(round, table, seat)])], by player number."""
+    plan: dict[int, list[tuple[int, int, str]]] = {}
+    for rnd, tables in schedule(tournament):
+        for table, seats in tables:
+            for seat_letter, player in seats.items():
+                plan.setdefault(player.id, []).append((rnd.number, table.number, seat_letter))
+    return [(p, plan[p.id]) for p in tournament.players if p.id in plan]
+
+
+def meetings_report(tournament: Tournament) -> list[dict]:
+    """tournament.movement.repeat_meetings with the round-1 players' names (under an
+    imported seating: every pair it seats together more than once)."""
+    initial = initial_seating(tournament)
+    if not initial:
+        return []
+    players = {p.id: p for p in tournament.players}
+    if movement_of(tournament) == "imported":
+        plan = {number: imported_plan(tournament, number, {}) or {}
+                for number in range(1, tournament.rounds + 1)}
+        start = {pid: (table, seat) for table, seats in plan[1].items()
+                 for seat, pid in seats.items()}
+        return [{"first": players.get(first), "second": players.get(second),
+                 "first_start": start.get(first), "second_start": start.get(second),
+                 "rounds": rounds}
+                for (first, second), rounds in shared_tables(plan).items()]
+    report = []
+    for meeting in repeat_meetings(len(initial), tournament.rounds):
+        first = players.get(initial[meeting.first[0]].get(meeting.first[1]))
+        second = players.get(initial[meeting.second[0]].get(meeting.second[1]))
+        report.append({"first": first, "second": second, "first_start": meeting.first,
+                       "second_start": meeting.second, "rounds": meeting.rounds})
+    return report

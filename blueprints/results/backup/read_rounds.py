@@ -1,0 +1,58 @@
+"""Readers of the room and its rounds: the tables (with their links) and each round with
+its clock and its seats."""
+
+from __future__ import annotations
+
+from core.words import SEATS
+from models import (
+    Round,
+    Seating,
+    Table,
+    db,
+)
+
+from .checks import (
+    BackupError,
+    _choice,
+    _entries,
+    _instant,
+    _int,
+    _text,
+)
+from .read_tournament import Into
+
+
+def read_tables(data: dict, into: Into) -> None:
+    tid, tables, tokens = into.tid, into.tables, into.tokens
+    for entry in data["tables"]:
+        table = Table(tournament_id=tid, number=entry["number"], token=tokens[entry["number"]],
+                      token_rotated_at=_instant(entry.get("token_rotated_at")))
+        db.session.add(table)
+        tables[entry["number"]] = table
+    db.session.flush()
+
+
+def read_rounds(data: dict, into: Into) -> None:
+    tid, rounds_count = into.tid, into.rounds_count
+    players, tables, rounds = into.players, into.tables, into.rounds
+    for entry in _entries(data, "rounds"):
+        number = _int(entry.get("number"), "A round number", 1, rounds_count)
+        rnd = Round(
+            tournament_id=tid, number=number,
+            duration_seconds=_int(entry.get("duration_seconds"), "A round's length", 0,
+                                  24 * 3600),
+            started_at=_instant(entry.get("started_at")),
+            paused_at=_instant(entry.get("paused_at")),
+            paused_seconds=_int(entry.get("paused_seconds", 0), "A round's paused time"),
+            ended_at=_instant(entry.get("ended_at")),
+            pause_reason=_text(entry.get("pause_reason"), "A pause reason", 200),
+            clock_version=_int(entry.get("clock_version", 0), "A clock version"))
+        seats = entry.get("seats")
+        if not isinstance(seats, list):
+            raise BackupError("A round's seats in this backup are damaged.")
+        rnd.seats = [Seating(table_id=tables[s["table"]].id,
+                             seat=_choice(s["seat"], "A seat", SEATS),
+                             player_id=players[s["player"]].id) for s in seats]
+        db.session.add(rnd)
+        rounds[number] = rnd
+    db.session.flush()

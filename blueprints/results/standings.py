@@ -1,0 +1,304 @@
+"""Standings as rows: every competition (the main standings, each session, the mini
+tournament) ranked by tournament.standings from the round totals, with the director's
+recorded draws applied; the leaders for the big screen; the fingerprint polling pages
+send back. `board(tournament)` is the function to measure in the benchmark."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field, replace
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import selectinload
+
+from core.lookup import rules_of
+from core.words import SheetState
+from models import (
+    Competition,
+    CompetitionEntry,
+    GameEntry,
+    Player,
+    Round,
+    Scoresheet,
+    Tiebreak,
+    Tournament,
+    db,
+)
+from tournament import standings as ranking
+from tournament.standings import Standing
+
+from .totals import PlayerInfo, Results, load_round_totals
+
+MAIN = "main"
+# A Tiebreak row whose note starts with this marks a tie group the director chose to leave
+# shared (its player_ids are the group, in no particular order).
+SHARED_MARK = "[shared]"
+
+
+@dataclass
+class Line:
+    """One standings line as the pages show it."""
+
+    rank: int
+    player: PlayerInfo
+    total: int
+    games_won: int
+    per_round: dict[int, int]
+    tied: bool
+    played: bool = True  # some game of this player counts here (else the total is no result)
+
+
+@dataclass
+class TieGroup:
+    """A tie group reaching into the prize places."""
+
+    rank: int
+    lines: list[Line]
+    shared_decided: bool = False
+
+    @property
+    def player_ids(self) -> list[int]:
+        return [line.player.id for line in self.lines]
+
+
+@dataclass
+class CompetitionTable:
+    """One competition's standings (official, and provisional with open sheets)."""
+
+    key: str
+    name: str
+    first_round: int
+    last_round: int
+    entrants_only: bool
+    lines: list[Line]
+    provisional: list[Line]
+    rounds: list[int]
+    provisional_rounds: list[int]
+    prize_ties: list[TieGroup] = field(default_factory=list)
+    # The director's decisions that still fit: (tiebreak, its players' lines, shared?)
+    decisions: list[tuple[Tiebreak, list[Line], bool]] = field(default_factory=list)
+    stale: list[Tiebreak] = field(default_factory=list)       # draws that no longer fit
+
+    @property
+    def label(self) -> str:
+        if self.first_round == self.last_round:
+            return f"round {self.first_round}"
+        return f"rounds {self.first_round}-{self.last_round}"
+
+
+@dataclass
+class Board:
+    tournament: Tournament
+    results: Results
+    tables: list[CompetitionTable]
+    open_games: int
+
+    @property
+    def final_word(self) -> str:
+        """What makes a sheet count as final here: "submitted", or "verified" where the
+        rule set says scores are final after a table guide's verification."""
+        return rules_of(self.tournament).scores_final
+
+    def table(self, key: str | None) -> CompetitionTable:
+        for table in self.tables:
+            if table.key == key:
+                return table
+        return self.tables[0]
+
+    @property
+    def main(self) -> CompetitionTable:
+        return self.tables[0]
+
+    def has_results(self, table: CompetitionTable, provisional: bool = False) -> bool:
+        """Whether any game counts in `table` yet (submitted sheets; with `provisional`, any
+        entered game). Before that every player would show as tied first with X, so the
+        pages say "No results yet" instead."""
+        games = self.results.entered if provisional else self.results.official
+        return any(table.first_round <= game.round_no <= table.last_round for game in games)
+
+
+def competition_key(competition: Competition) -> str:
+    return f"competition:{competition.id}"
+
+
+def _lines(standings: list[Standing], players: dict[int, PlayerInfo]) -> list[Line]:
+    return [Line(s.rank, players[s.player], s.total, s.games_won, dict(s.per_round), s.tied,
+                 s.best_game is not None)
+            for s in standings]
+
+
+def counted_only(lines: list[Line]) -> list[Line]:
+    """The lines of players with a counted game, ranked among themselves: a player with no
+    result yet is not "X", and does not push a real -10 down the ranks. Ranks keep any
+    recorded draw (each moves up by the players without a result ranked above it)."""
+    played = [line for line in lines if line.played]
+    unplayed_ranks = sorted(line.rank for line in lines if not line.played)
+    moved = []
+    for line in played:
+        above = sum(1 for rank in unplayed_ranks if rank < line.rank)
+        moved.append(replace(line, rank=line.rank - above))
+    counts: dict[int, int] = {}
+    for line in moved:
+        counts[line.rank] = counts.get(line.rank, 0) + 1
+    return [replace(line, tied=counts[line.rank] > 1) for line in moved]
+
+
+def counted_first(lines: list[Line]) -> list[Line]:
+    """The standings as the pages list them: the players with a counted game, ranked among
+    themselves, then those with no result yet (shown with "-", never as "X")."""
+    return counted_only(lines) + [line for line in lines if not line.played]
+
+
+def find_player(lines: list[Line], number: int | None) -> Line | None:
+    """The line of player `number` ("Find me"), as counted_first ranks it."""
+    if number is None:
+        return None
+    return next((line for line in counted_first(lines) if line.player.number == number), None)
+
+
+def _apply_tiebreaks(standings: list[Standing], tiebreaks: list[Tiebreak]):
+    """Apply every recorded draw that still fits. Returns the standings, the decisions
+    that still fit as (tiebreak, player ids, shared) and the draws that no longer fit
+    (the scores changed after the draw: the director records it again)."""
+    decided: list[tuple[Tiebreak, list[int], bool]] = []
+    stale: list[Tiebreak] = []
+    for tiebreak in tiebreaks:
+        players = list(tiebreak.player_ids or [])
+        if tiebreak.note.startswith(SHARED_MARK):
+            groups: dict[int, set] = {}
+            for line in standings:
+                groups.setdefault(line.rank, set()).add(line.player)
+            if len(players) > 1 and set(players) in groups.values():
+                decided.append((tiebreak, players, True))
+            else:
+                stale.append(tiebreak)
+            continue
+        try:
+            standings = ranking.break_tie(standings, players)
+        except ValueError:
+            stale.append(tiebreak)
+        else:
+            decided.append((tiebreak, players, False))
+    return standings, decided, stale
+
+
+def board(tournament: Tournament, *, with_tiebreaks: bool = True,
+          provisional: bool = True) -> Board:
+    """Every competition's standings for this tournament: main first, then sessions and
+    the mini tournament in round order. Two queries for the results (the per-round totals,
+    the players), one for the competitions (with their entrants) and one for the recorded
+    tie-breaks.
+
+    The provisional standings (with games not yet submitted) are computed only when asked
+    for and when some entered game is not submitted; otherwise they are the official ones.
+    This is the function to measure in the benchmark (`board(tournament)`)."""
+    results = load_round_totals(tournament.id, rules_of(tournament))
+    competitions = db.session.scalars(
+        select(Competition).where(Competition.tournament_id == tournament.id)
+        .options(selectinload(Competition.entries))
+        .order_by(Competition.first_round, Competition.id)
+    ).all()
+    tiebreaks: dict[str, list[Tiebreak]] = {}
+    if with_tiebreaks:
+        for tiebreak in db.session.scalars(
+            select(Tiebreak).where(Tiebreak.tournament_id == tournament.id)
+            .order_by(Tiebreak.recorded_at, Tiebreak.id)
+        ):
+            tiebreaks.setdefault(tiebreak.competition_key, []).append(tiebreak)
+
+    last_round = max([tournament.rounds, *(r.round_no for r in results.entered)])
+    specs = [(MAIN, "Overall", ranking.Competition(MAIN, "Overall", 1, last_round), None)]
+    for competition in competitions:
+        spec = ranking.Competition(competition_key(competition), competition.name,
+                                   competition.first_round, competition.last_round,
+                                   competition.entrants_only)
+        opted_in = {entry.player_id for entry in competition.entries
+                    if entry.player_id in results.players}
+        specs.append((spec.key, competition.name, spec, opted_in))
+
+    entrants = results.entrants
+    tables = []
+    for key, name, spec, opted_in in specs:
+        untied = spec.standings_from_totals(results.official, entrants, opted_in=opted_in)
+        official, decided, stale = _apply_tiebreaks(untied, tiebreaks.get(key, []))
+        lines = _lines(official, results.players)
+        if not provisional:
+            provisional_lines, provisional_rounds = [], []
+        elif results.open_games:
+            live = spec.standings_from_totals(results.entered, entrants, opted_in=opted_in)
+            provisional_lines = _lines(live, results.players)
+            provisional_rounds = list(live[0].per_round) if live else []
+        else:
+            # The ranking before any draw (a new list: _apply_tiebreaks does not change it).
+            provisional_lines = _lines(untied, results.players)
+            provisional_rounds = list(official[0].per_round) if official else []
+        by_id = {line.player.id: line for line in lines}
+        table = CompetitionTable(
+            key=key, name=name, first_round=spec.first_round, last_round=spec.last_round,
+            entrants_only=spec.entrants_only, lines=lines,
+            provisional=provisional_lines,
+            rounds=list(official[0].per_round) if official else [],
+            provisional_rounds=provisional_rounds,
+            decisions=[(t, [by_id[p] for p in players], shared)
+                       for t, players, shared in decided], stale=stale,
+        )
+        shared = [set(players) for _, players, is_shared in decided if is_shared]
+        for group in ranking.prize_ties(official, tournament.prize_places):
+            ids = {line.player for line in group}
+            table.prize_ties.append(TieGroup(group[0].rank,
+                                             [by_id[line.player] for line in group],
+                                             shared_decided=ids in shared))
+        tables.append(table)
+    return Board(tournament, results, tables, results.open_games)
+
+
+class Leaders(list):
+    """The leaders' lines (a list), and how many more players share the last line's rank
+    without being shown (`more_tied`: the page says "and N more tied")."""
+
+    def __init__(self, lines=(), more_tied: int = 0):
+        super().__init__(lines)
+        self.more_tied = more_tied
+
+
+def leaders(tournament: Tournament, count: int = 10) -> Leaders:
+    """At most `count` top lines of the main standings from submitted sheets; players tied
+    with the last one shown are counted in `more_tied`, not listed (a big screen has room
+    for `count` lines). Empty before any sheet is submitted ("No results yet")."""
+    board_ = board(tournament, provisional=False)
+    if not board_.results.official:
+        return Leaders()
+    lines = counted_only(board_.main.lines)
+    shown = lines[:count]
+    cut = shown[-1].rank if shown else None
+    return Leaders(shown, sum(1 for line in lines[count:] if line.rank == cut))
+
+
+def results_version(tournament: Tournament) -> str:
+    """A short fingerprint of everything the standings show, from one small query:
+    polling pages send it back and get 204 while it has not changed."""
+    games = (select(func.count(GameEntry.id), func.max(GameEntry.updated_at))
+             .join(Scoresheet, Scoresheet.id == GameEntry.sheet_id)
+             .join(Round, Round.id == Scoresheet.round_id)
+             .where(Round.tournament_id == tournament.id))
+    sheets = (select(func.count(Scoresheet.id), func.coalesce(func.sum(Scoresheet.version), 0),
+                     func.max(Scoresheet.updated_at),
+                     func.sum(case((Scoresheet.state == SheetState.OPEN, 0), else_=1)))
+              .join(Round, Round.id == Scoresheet.round_id)
+              .where(Round.tournament_id == tournament.id))
+    breaks = (select(func.count(Tiebreak.id), func.max(Tiebreak.id))
+              .where(Tiebreak.tournament_id == tournament.id))
+    players = (select(func.count(Player.id), func.max(Player.id),
+                      func.sum(case((Player.is_substitute, 1), else_=0)))
+               .where(Player.tournament_id == tournament.id))
+    competitions = (select(func.count(Competition.id.distinct()),
+                           func.count(CompetitionEntry.id), func.max(Competition.last_round))
+                    .select_from(Competition)
+                    .outerjoin(CompetitionEntry,
+                               CompetitionEntry.competition_id == Competition.id)
+                    .where(Competition.tournament_id == tournament.id))
+    parts = [tournament.prize_places, tournament.rounds]
+    for query in (games, sheets, breaks, players, competitions):
+        parts.extend(db.session.execute(query).one())
+    return hashlib.sha1(json.dumps(parts, default=str).encode()).hexdigest()[:12]
