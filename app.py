@@ -7,6 +7,8 @@ the same database, so `gunicorn -w N` and several hosts behave as one."""
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import os
 import secrets
 import socket
@@ -132,7 +134,9 @@ class MahjTable(Flask):
     """Flask, serving our own CSS and JS minified (rcssmin, rjsmin), so the comments that
     explain them stay in the source and off the phones: a table page's first load fits in
     30 KB with htmx. Minified once per file version, kept in this process (a cache of
-    files, not of state). Vendored files are served as they are."""
+    files, not of state). Vendored files and the bundles (static/bundle, minified when
+    built by assets.py) are served as they are; a bundle from memory too, so that it is
+    gzipped whole rather than streamed."""
 
     _minified: dict[tuple[str, float], bytes] = {}
 
@@ -140,6 +144,7 @@ class MahjTable(Flask):
         kind = filename.rsplit(".", 1)[-1]
         if kind not in ("css", "js") or filename.startswith("vendor/"):
             return super().send_static_file(filename)
+        built = filename.startswith("bundle/")
         path = safe_join(self.static_folder, filename)
         if path is None or not os.path.isfile(path):
             abort(404)
@@ -147,7 +152,8 @@ class MahjTable(Flask):
         if key not in self._minified:
             with open(path, encoding="utf-8") as source:
                 text = source.read()
-            small = rcssmin.cssmin(text) if kind == "css" else rjsmin.jsmin(text)
+            small = (text if built else rcssmin.cssmin(text) if kind == "css"
+                     else rjsmin.jsmin(text))
             self._minified[key] = small.encode("utf-8")
         response = Response(self._minified[key],
                             mimetype="text/css" if kind == "css" else "text/javascript")
@@ -208,7 +214,7 @@ def create_app(config: dict | None = None) -> Flask:
         # gzip and deflate only (zlib): a benchmark run that also offered brotli lost a
         # worker to a SIGSEGV under many threads; zlib costs ~1 KB more on htmx.
         COMPRESS_ALGORITHM=["gzip", "deflate"],
-        # Static files carry ?v=<mtime> (see register_template_helpers), so phones may keep
+        # Static files carry ?v=<content hash> (see register_template_helpers), so phones may keep
         # them for a year: a page load costs no asset requests at all, even conditional ones.
         SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,
         # How often live parts poll, in seconds (see README "Live updates").
@@ -268,6 +274,10 @@ def register_blueprints(app: Flask) -> None:
 def register_live_polls(app: Flask) -> None:
     # One poll per live page; its unchanged answer (204) is given before Flask opens the
     # session or loads the user (see blueprints/live/fast.py).
+    # The live blueprint finds other audiences' parts by name (core.live); each
+    # registers them in its live_parts module.
+    for audience in ("calls", "clock", "display", "table"):
+        importlib.import_module(f"blueprints.{audience}.live_parts")
     from blueprints.live import fast
     from blueprints.live.views import bp as live_bp
 
@@ -387,7 +397,7 @@ def register_security_headers(app: Flask) -> None:
         return response
 
     def carries_secrets() -> bool:
-        if request.endpoint == "static":
+        if request.endpoint in ("static", "favicon"):
             return False
         return ("k" in request.args or request.blueprint == "auth"
                 or current_user.is_authenticated)
@@ -397,16 +407,19 @@ def register_template_helpers(app: Flask) -> None:
     from blueprints.common import template_helpers
 
     app.context_processor(template_helpers)
-    mtimes: dict[str, int] = {}
+    versions: dict[str, str] = {}
 
     @app.url_defaults
     def static_version(endpoint, values):
-        # Cache-busting: a changed file gets a new URL, so long caching is safe.
+        # Cache-busting: a changed file gets a new URL, so long caching is safe. Its
+        # content's hash, not its mtime: every server of one release (and every checkout)
+        # gives a file the same URL, so a phone's cached copy stays good across them.
         if endpoint == "static" and "filename" in values and "v" not in values:
             name = values["filename"]
-            if name not in mtimes or app.debug:
+            if name not in versions or app.debug:
                 try:
-                    mtimes[name] = int(os.stat(os.path.join(app.static_folder, name)).st_mtime)
+                    with open(os.path.join(app.static_folder, name), "rb") as file:
+                        versions[name] = hashlib.sha256(file.read()).hexdigest()[:12]
                 except OSError:
-                    mtimes[name] = 0
-            values["v"] = mtimes[name]
+                    versions[name] = "0"
+            values["v"] = versions[name]

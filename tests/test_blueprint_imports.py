@@ -19,18 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = {"blueprints", "blueprints.common"}
 
 # importing module -> imported module, for every crossing not yet moved into core/
-KNOWN_CROSSINGS = {
-    ("blueprints.live.fast", "blueprints.calls.views"),
-    ("blueprints.live.fast", "blueprints.table.forms"),
-    ("blueprints.live.service", "blueprints.calls.service"),
-    ("blueprints.live.views", "blueprints.calls.service"),
-    ("blueprints.live.views", "blueprints.calls.views"),
-    ("blueprints.live.views", "blueprints.clock.views"),
-    ("blueprints.live.views", "blueprints.display.service"),
-    ("blueprints.live.views", "blueprints.table.forms"),
-    ("blueprints.live.views", "blueprints.table.service"),
-    ("blueprints.live.views", "blueprints.table.views"),
-}
+KNOWN_CROSSINGS: set[tuple[str, str]] = set()
 
 
 def module_name(path: Path, root: Path) -> str:

@@ -14,8 +14,8 @@ from urllib.parse import parse_qsl
 
 from werkzeug.http import parse_cookie
 
-from blueprints.calls.views import DISMISSED_COOKIE
-from blueprints.table.forms import MAX_ROW_NUMBER, small_int
+from core.calls import DISMISSED_COOKIE, dismissed_ids
+from core.numbers import small_int
 from models import db
 
 from . import service
@@ -51,7 +51,7 @@ class UnchangedPoll:
         args = dict(parse_qsl(environ.get("QUERY_STRING", "")))
         dismissed: list[int] = []
         if DISMISSED_COOKIE in environ.get("HTTP_COOKIE", ""):
-            dismissed = service.dismissed_ids(parse_cookie(environ).get(DISMISSED_COOKIE))
+            dismissed = dismissed_ids(parse_cookie(environ).get(DISMISSED_COOKIE))
         try:
             if self.engine is None:
                 with self.app.app_context():
@@ -59,7 +59,7 @@ class UnchangedPoll:
             with self.engine.connect() as connection:
                 return service.fast_unchanged(
                     connection, code, int(number), args.get("k"),
-                    small_int(args.get("r"), MAX_ROW_NUMBER) or None, args, dismissed)
+                    small_int(args.get("r")) or None, args, dismissed)
         except Exception:
             # A failing database, or anything unexpected: the full request reports it.
             return False

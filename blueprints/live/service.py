@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from blueprints.calls import service as calls_service
+from core import calls as table_calls
 from core import clock as clock_service
 from core import sheets
 from core.lookup import BadLink, table_from_link
@@ -36,11 +36,6 @@ class TablePoll:
         return not self.changed and not self.refresh
 
 
-def dismissed_ids(raw: str | None) -> list[int]:
-    """The ended calls this phone said "OK" to (the calls blueprint's cookie)."""
-    return [int(part) for part in (raw or "").split(".") if part.isdigit() and len(part) < 12]
-
-
 def table_poll(code: str, number: int, token: str | None, round_no: int | None,
                shown: dict[str, str | None], dismissed: list[int]) -> TablePoll:
     """The table page's parts, compared with what the phone shows. Raises
@@ -51,14 +46,14 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
         raise BadLink()
     tournament, clock = found
     state = sheets.poll_state(table, round_no)
-    call = calls_service.table_call(table)
+    call = table_calls.table_call(table)
     if call is not None and call.state not in OPEN_STATES \
             and call.id in dismissed:
         call = None
     versions = {
         CLOCK: clock.version if clock is not None else "none",
         PANEL: state.token if state is not None else "none",
-        CALL: calls_service.table_version(call),
+        CALL: table_calls.table_version(call),
     }
     poll = TablePoll(table=table, tournament=tournament, state=state, call=call,
                      versions=versions)
@@ -110,7 +105,7 @@ def _versions_statement(numbered: bool):
             case((running, 0), (unfinished, 1), else_=2),
             case((running, -Round.number), (unfinished, Round.number), else_=-Round.number))
     table_round_id = table_round.limit(1).correlate(Table).scalar_subquery()
-    # The table's latest call: calls_service.table_call.
+    # The table's latest call: core.calls.table_call.
     call_id = (select(DirectorCall.id).where(DirectorCall.table_id == Table.id)
                .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1)
                .correlate(Table).scalar_subquery())
@@ -190,7 +185,7 @@ def fast_unchanged(connection, code: str, number: int, token: str | None,
     shows_call = False
     if row.call_id is not None:
         ended = row.call_resolved_at or row.call_cancelled_at
-        recent = ended is not None and now - ended <= calls_service.RECENT
+        recent = ended is not None and now - ended <= table_calls.RECENT
         shows_call = row.call_state in OPEN_STATES or (
             recent and row.call_id not in dismissed)
     version = f"{row.call_id}.{row.call_version}" if shows_call else "none"

@@ -2,23 +2,30 @@
 answer is 204 while all are current (usually answered by blueprints.live.fast before
 Flask builds a request), else the parts that changed as htmx out-of-band swaps, each
 carrying its new version. A lost poll costs nothing: the next one sends the same versions
-and gets the same parts."""
+and gets the same parts.
+
+The parts that belong to other audiences (the table's panel, its call bar, the console's
+grid, the director's bar, the big screen's board) are built by those blueprints and found
+here by name (core.live): this blueprint renders only the round clock, which is core's."""
 
 from __future__ import annotations
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
 from flask_login import login_required
 
-from blueprints.calls import service as calls_service
-from blueprints.calls.views import DISMISSED_COOKIE, table_call_context
 from blueprints.common import wants_partial
-from blueprints.table import service as table_service
-from blueprints.table.forms import MAX_ROW_NUMBER, small_int
-from core.lookup import BadLink
+from core import clock as clock_service
+from core import live
+from core.access import ANY_STAFF, staff_tournament
+from core.calls import DISMISSED_COOKIE, dismissed_ids
+from core.lookup import BadLink, tournament_by_code
+from core.numbers import small_int
 
 from . import service
 
 bp = Blueprint("live", __name__, url_prefix="/live")
+
+BAR = "bar"
 
 
 def table_url(table, round_no: int | None = None) -> str:
@@ -30,18 +37,17 @@ def table_url(table, round_no: int | None = None) -> str:
 @bp.get("/t/<code>/<int:number>")
 def table(code, number):
     """The table page's poll: the clock, the sheet's panel and the call bar."""
-    round_no = small_int(request.args.get("r"), MAX_ROW_NUMBER) or None
+    round_no = small_int(request.args.get("r")) or None
     shown = {name: request.args.get(name)
              for name in (service.CLOCK, service.PANEL, service.CALL, "shown")}
     try:
         poll = service.table_poll(code, number, request.args.get("k"), round_no, shown,
-                                  service.dismissed_ids(request.cookies.get(DISMISSED_COOKIE)))
+                                  dismissed_ids(request.cookies.get(DISMISSED_COOKIE)))
     except BadLink:
         # 404 as every table URL answers a wrong token; static/js/app.js still shows it
         # where the call bar was, and the poll stops once it is shown (after settling:
         # removing the poll first would drop its answer).
-        response = make_response(render_template(
-            "calls/_invalid_link.html", text=calls_service.INVALID_LINK, oob=True), 404)
+        response = make_response(live.build("calls.invalid_link"), 404)
         response.headers["HX-Trigger-After-Settle"] = "live:stop"
         return response
     if not wants_partial():
@@ -56,30 +62,17 @@ def table(code, number):
     live_url = table_url(poll.table, round_no)
     parts = []
     if service.CLOCK in poll.changed:
-        parts.append(render_template("clock/_clock.html", tournament=poll.tournament,
-                                     clock_poll=True, live_url=live_url, oob=True))
+        parts.append(_clock(poll.tournament, live_url))
     if service.PANEL in poll.changed:
-        parts.append(_panel(poll, live_url))
+        parts.append(live.build("table.panel", poll.table, poll.state, live_url).render())
     if service.CALL in poll.changed:
-        parts.append(render_template("calls/_table_state.html",
-                                     tc=table_call_context(poll.table), live_url=live_url,
-                                     oob=True))
-    response = make_response("\n".join(parts), 200)
-    response.vary.add("HX-Request")
-    response.headers["Cache-Control"] = "no-store"
-    if service.CLOCK in poll.changed:
-        # The parts of a page that follow the clock without being live parts themselves.
-        response.headers["HX-Trigger"] = "clockChanged"
-    return response
+        parts.append(live.build("calls.table_bar", poll.table, live_url).render())
+    return _parts(parts, clock_changed=service.CLOCK in poll.changed)
 
 
 @bp.get("/screen/<code>")
 def screen(code):
     """The big screen's poll: the clock and the board (leaders, announcements)."""
-    from blueprints.display import service as display_service
-    from core import clock as clock_service
-    from core.lookup import tournament_by_code
-
     found = clock_service.clock_by_code(code)
     tournament = tournament_by_code(code)
     if found is None or tournament is None:
@@ -87,71 +80,88 @@ def screen(code):
     if not wants_partial():
         return redirect(url_for("display.screen", code=tournament.code))
     public, clock = found
-    board = display_service.board(tournament)
     live_url = url_for("live.screen", code=tournament.code)
     parts = []
-    clock_changed = not clock_service.unchanged(clock, request.args.get(service.CLOCK),
-                                                request.args.get("shown"))
+    clock_changed = _clock_changed(clock)
     if clock_changed:
-        parts.append(render_template("clock/_clock.html", tournament=public, clock_poll=True,
-                                     live_url=live_url, oob=True))
+        parts.append(_clock(public, live_url))
+    board = live.build("display.board", tournament, live_url)
     if request.args.get("board") != board.version:
-        from blueprints.common import external_url
-
-        parts.append(render_template(
-            "display/_board.html", tournament=tournament, board=board, live_url=live_url,
-            oob=True, public_url=external_url("player.tournament", code=tournament.code)))
-    if not parts:
-        return _no_change()
-    response = make_response("\n".join(parts), 200)
-    response.vary.add("HX-Request")
-    response.headers["Cache-Control"] = "no-store"
-    if clock_changed:
-        response.headers["HX-Trigger"] = "clockChanged"
-    return response
+        parts.append(board.render())
+    return _parts(parts, clock_changed)
 
 
 @bp.get("/console/<int:tournament_id>")
 @login_required
 def console(tournament_id):
-    """The clock console's poll: the clock and the grid of tables (staff only)."""
-    from blueprints.clock.views import _grid_context
-    from core import clock as clock_service
-    from core.access import ANY_STAFF, staff_tournament
-
+    """The clock console's poll: the clock, the grid of tables and the director's bar
+    (staff only)."""
     tournament = staff_tournament(tournament_id, ANY_STAFF)
     if not wants_partial():
         return redirect(url_for("clock.console", tournament_id=tournament.id))
     clock = clock_service.clock_view(tournament)
-    context = _grid_context(tournament, clock)
     live_url = url_for("live.console", tournament_id=tournament.id)
     parts = []
-    clock_changed = not clock_service.unchanged(clock, request.args.get(service.CLOCK),
-                                                request.args.get("shown"))
+    clock_changed = _clock_changed(clock)
     if clock_changed:
-        parts.append(render_template("clock/_clock.html", clock_poll=True, live_url=live_url,
-                                     oob=True, **context))
-    if request.args.get("grid") != context["grid_version"]:
-        parts.append(render_template("clock/_grid.html", live_url=live_url, oob=True,
-                                     **context))
+        parts.append(_clock(tournament, live_url))
+    grid = live.build("clock.grid", tournament, clock, live_url)
+    if request.args.get("grid") != grid.version:
+        parts.append(grid.render())
+    parts += _bar(tournament, live_url, url_for("clock.console", tournament_id=tournament.id))
+    return _parts(parts, clock_changed)
+
+
+@bp.get("/director/<int:tournament_id>")
+@login_required
+def director(tournament_id):
+    """The poll of any other director page: the director's bar, and the clock where the
+    page shows it (staff only). `back` is the page the bar's pause and resume return to."""
+    tournament = staff_tournament(tournament_id, ANY_STAFF)
+    if not wants_partial():
+        return redirect(url_for("clock.console", tournament_id=tournament.id))
+    live_url = url_for("live.director", tournament_id=tournament.id,
+                       back=request.args.get("back"), table=request.args.get("table"))
+    parts = []
+    clock_changed = (service.CLOCK in request.args
+                     and _clock_changed(clock_service.clock_view(tournament)))
+    if clock_changed:
+        parts.append(_clock(tournament, live_url))
+    return _parts(parts + _bar(tournament, live_url, request.args.get("back")),
+                  clock_changed)
+
+
+def _bar(tournament, live_url: str, back: str | None) -> list[str]:
+    """The director's bar when the page shows it (its version in the poll) and it changed."""
+    if BAR not in request.args:
+        return []
+    shown = live.build("clock.bar", tournament, live_url, back,
+                       small_int(request.args.get("table")) or None)
+    return [] if request.args.get(BAR) == shown.version else [shown.render()]
+
+
+def _clock_changed(clock) -> bool:
+    return not clock_service.unchanged(clock, request.args.get(service.CLOCK),
+                                       request.args.get("shown"))
+
+
+def _clock(tournament, live_url: str) -> str:
+    return render_template("clock/_clock.html", tournament=tournament, live_url=live_url,
+                           oob=True)
+
+
+def _parts(parts: list[str], clock_changed: bool = False):
+    """The changed parts out of band, or 204 with none."""
     if not parts:
         return _no_change()
     response = make_response("\n".join(parts), 200)
     response.vary.add("HX-Request")
     response.headers["Cache-Control"] = "no-store"
     if clock_changed:
-        # The console's controls follow the clock (their own request, on this event).
+        # The parts of a page that follow the clock without being live parts themselves
+        # (the console's controls: their own request, on this event).
         response.headers["HX-Trigger"] = "clockChanged"
     return response
-
-
-def _panel(poll, live_url: str) -> str:
-    from blueprints.table.views import _page_context
-
-    view = table_service.sheet_view(poll.table, poll.state.round)
-    context = _page_context(poll.table, view, poll.state.clock_state)
-    return render_template("table/_panel.html", poll_token=poll.state.token,
-                           live_url=live_url, oob=True, **context)
 
 
 def _no_change():

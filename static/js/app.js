@@ -2,6 +2,15 @@
 // Area scripts (clock.js, ...) live beside this file.
 (function () {
   "use strict";
+  // Seconds as M:SS (minutes not capped at 59), the twin of core.words.clock_text: the
+  // round clock, the director's bar and the waits of the calls all count with it.
+  var mahj = window.mahj = window.mahj || {};
+  mahj.clockText = function (seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    var minutes = Math.floor(seconds / 60), rest = seconds % 60;
+    return minutes + ":" + (rest < 10 ? "0" : "") + rest;
+  };
+
   // After an htmx swap that brings new content, move focus to an element that asks for it,
   // so screen-reader users hear the result of their tap.
   document.addEventListener("htmx:afterSettle", function (event) {

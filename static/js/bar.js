@@ -8,11 +8,7 @@
   window.mahjBar = true;
   var seen = new WeakMap();
 
-  function text(seconds) {
-    seconds = Math.max(0, Math.floor(seconds));
-    var minutes = Math.floor(seconds / 60), rest = seconds % 60;
-    return minutes + ":" + (rest < 10 ? "0" : "") + rest;
-  }
+  var text = window.mahj.clockText;
 
   function elapsed(el) {
     if (!seen.has(el)) { seen.set(el, performance.now()); }
@@ -31,19 +27,23 @@
     });
   }
 
-  document.addEventListener("htmx:beforeSwap", function (event) {
+  // The bar comes out of band with its page's one poll; kept as it is, it still shows
+  // its old version, so the next poll brings it again once the reasons are closed.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     if (target && target.id === "director-bar" && target.querySelector("details[open]")) {
       event.detail.shouldSwap = false;
     }
   });
 
-  // A change made on the queue (a claim, a release) shows in the bar at once.
+  // A change made on the queue (a claim, a release) shows in the bar at once: the page's
+  // poll asks now rather than at its next tick.
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail.target;
-    var bar = document.getElementById("director-bar");
-    if (bar && target && target.id === "queue" && window.htmx) {
-      window.htmx.trigger(bar, "bar:sync");
+    var poll = document.getElementById("live");
+    if (poll && target && target.id === "queue" && document.getElementById("director-bar")
+        && window.htmx) {
+      window.htmx.trigger(poll, "live:sync");
     }
   });
 

@@ -5,11 +5,7 @@
   "use strict";
   var seenAt = new WeakMap();
 
-  function clockText(seconds) {
-    seconds = Math.max(0, Math.floor(seconds));
-    var minutes = Math.floor(seconds / 60), rest = seconds % 60;
-    return minutes + ":" + (rest < 10 ? "0" : "") + rest;
-  }
+  var clockText = window.mahj.clockText;
 
   function elapsed(el) {
     if (!seenAt.has(el)) { seenAt.set(el, Date.now()); }

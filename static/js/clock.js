@@ -22,10 +22,7 @@
   var sawRunning = {};            // round number -> a running clock was shown here
   var timeCalled = {};            // round number -> "clock:time" already fired
 
-  function text(seconds) {
-    var minutes = Math.floor(seconds / 60), secs = seconds % 60;
-    return minutes + ":" + (secs < 10 ? "0" : "") + secs;
-  }
+  var text = window.mahj.clockText;
 
   function arrivedAt() {
     // For the page itself: when its response started arriving; else now (a swap).

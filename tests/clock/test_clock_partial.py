@@ -119,7 +119,7 @@ def test_without_javascript_the_page_shows_the_time_and_a_refresh_link(client, t
     started(tournament, 1, minutes_ago=10, paused_minutes_ago=0, reason="Break")
     page = client.get(f"/clock/{tournament.code}").get_data(as_text=True)
     assert "40:00" in page and "<noscript>" in page and ">Refresh</a>" in page
-    assert 'src="/static/js/clock.js?v=' in page
+    assert 'src="/static/bundle/public.js?v=' in page  # static/js/clock.js inside
 
 
 def test_clock_for_is_one_query(app, client, tournament):

@@ -187,11 +187,50 @@ def test_calls_left_open_count_only_open_ones(client, tournament):
     assert "none open" in bar
 
 
-def test_on_the_console_the_bar_follows_the_pages_one_poll(client, tournament):
+def live_parts(html: str) -> dict[str, str]:
+    return dict(re.findall(r'data-live="(\w+)" data-live-version="([^"]*)"', html))
+
+
+def test_on_the_console_the_bar_is_a_part_of_the_pages_one_poll(client, tournament):
     started(tournament)
-    bar = bar_html(client.get(f"/clock/director/{tournament.id}").get_data(as_text=True))
-    assert 'hx-trigger="htmx:afterRequest from:#live, bar:sync"' in bar and "live=1" in bar
-    answer = client.get(f"/clock/director/{tournament.id}/bar?live=1", headers=HX)
-    assert 'hx-trigger="htmx:afterRequest from:#live' in answer.get_data(as_text=True)
-    queue = bar_html(client.get(f"/calls/director/{tournament.id}").get_data(as_text=True))
-    assert 'hx-trigger="every ' in queue
+    page = client.get(f"/clock/director/{tournament.id}").get_data(as_text=True)
+    assert page.count('hx-trigger="every') == 1 and page.count('id="live"') == 1
+    shown = live_parts(page)
+    assert "bar" in shown
+    url = f"/live/console/{tournament.id}?" + "&".join(f"{k}={v}" for k, v in shown.items())
+    assert client.get(url, headers=HX).status_code == 204
+    table_calls.place_call(tournament.tables[0], "ruling")
+    db.session.commit()
+    answer = client.get(url, headers=HX).get_data(as_text=True)
+    assert set(live_parts(answer)) == {"bar"} and 'hx-swap-oob="true"' in answer
+    assert '<strong class="bar-value">1<span' in answer
+
+
+@pytest.mark.parametrize("path", [
+    "/director/t/{id}", "/calls/director/{id}/history", "/results/director/{id}",
+])
+def test_elsewhere_the_bar_brings_the_pages_one_poll(client, tournament, path):
+    started(tournament)
+    page = client.get(path.format(id=tournament.id)).get_data(as_text=True)
+    assert page.count('hx-trigger="every') == 1, "one poll per page"
+    poller = re.search(r'<div id="live"[^>]*>', page).group(0)
+    assert f"/live/director/{tournament.id}?" in poller
+    back = re.search(r'hx-get="([^"]*)"', poller).group(1).replace("&amp;", "&")
+    version = live_parts(page)["bar"]
+    assert client.get(f"{back}&bar={version}", headers=HX).status_code == 204
+    table_calls.place_call(tournament.tables[0], "ruling")
+    db.session.commit()
+    answer = client.get(f"{back}&bar={version}", headers=HX).get_data(as_text=True)
+    assert set(live_parts(answer)) == {"bar"} and "none open" not in answer
+    # The bar's forms still return to the page it is on, not to the poll.
+    assert "/live/" not in bar_html(answer).split('name="back" value="')[1].split('"')[0]
+
+
+def test_the_directors_poll_is_for_this_tournaments_staff_only(app, tournament):
+    started(tournament)
+    from tests.conftest import make_user
+
+    make_user("eve@example.com", "Eve Else")
+    other = app.test_client()
+    sign_in(other, email="eve@example.com")
+    assert other.get(f"/live/director/{tournament.id}?bar=x", headers=HX).status_code == 404

@@ -22,7 +22,7 @@ def test_display_needs_no_sign_in(app, tournament):
     assert "Find your seat for round 1." in page
     # static URLs carry a ?v= version (cached for a year)
     assert 'src="/static/audio/chime.wav?v=' in page and "Tap to enable sound" in page
-    assert 'src="/static/js/display.js?v=' in page and "<script>" not in page
+    assert 'src="/static/bundle/screen.js?v=' in page and "<script>" not in page
 
 
 def test_display_code_is_case_insensitive_and_unknown_is_404(client, tournament):

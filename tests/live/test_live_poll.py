@@ -244,11 +244,11 @@ def test_the_big_screen_polls_once_for_its_clock_and_board(client, director):
     assert client.get(f"/live/screen/{tournament.code}?{again}", headers=HX).status_code == 204
 
 
-def test_the_console_polls_once_for_its_clock_and_grid(client, director):
+def test_the_console_polls_once_for_its_clock_grid_and_bar(client, director):
     tournament = make_tournament(director, players=8, rounds=2)
     html = client.get(f"/clock/director/{tournament.id}").get_data(as_text=True)
     shown = live_parts(html)
-    assert set(shown) == {"clock", "grid"} and html.count('hx-trigger="every') == 1
+    assert set(shown) == {"clock", "grid", "bar"} and html.count('hx-trigger="every') == 1
     url = f"/live/console/{tournament.id}?" + "&".join(f"{k}={v}" for k, v in shown.items())
     assert client.get(url, headers=HX).status_code == 204
     TableClient(client, tournament).save(1, outcome="wall")

@@ -150,7 +150,10 @@ def test_csv_exports(client, tournament):
 def test_print_page(client, tournament):
     add_sheet(tournament, 1, 1, [win("E")])
     html = client.get(f"/results/director/{tournament.id}/print").get_data(as_text=True)
-    assert "Test Open: results" in html and "results.css" in html
+    assert "Test Open: results" in html and "/static/bundle/staff.css" in html
+    from assets import BUNDLES
+
+    assert "css/results.css" in BUNDLES["staff"]["css"]
 
 
 def render_include(app, name, **context):

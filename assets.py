@@ -1,0 +1,94 @@
+"""The bundles of static/: one stylesheet and one script per page, for slow venue Wi-Fi.
+
+A page loads one CSS file and one JS file (htmx included) and a favicon, each cached for a
+year under a URL that changes with its content. The sources stay in static/css and
+static/js, one file per area with its comments; the bundles in static/bundle are built
+from them, minified, and checked into the repository (tests/test_assets.py fails when one
+is out of date). After editing a source:
+
+    python assets.py
+
+Each page names its bundle (templates/base.html, `{% block bundle %}`): what the players'
+phones load (public), the director's setup pages (director), the other staff pages (the
+console, the calls, the results: staff) and the big screen (screen). A bundle
+holds every area its pages show, so a partial brings no file of its own."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import rcssmin
+import rjsmin
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+BUNDLES = {
+    "public": {
+        "css": ["css/app.css", "css/clock.css", "css/calls.css", "css/table.css",
+                "css/results.css"],
+        "js": ["vendor/htmx.min.js", "js/app.js", "js/offline.js", "js/clock.js",
+               "js/calls.js", "js/table.js"],
+    },
+    # director.css styles bare fieldsets and legends its own way: only its pages load it.
+    "director": {
+        "css": ["css/app.css", "css/director.css", "css/clock.css", "css/bar.css"],
+        "js": ["vendor/htmx.min.js", "js/app.js", "js/offline.js", "js/director.js",
+               "js/clock.js", "js/bar.js"],
+    },
+    "staff": {
+        "css": ["css/app.css", "css/clock.css", "css/calls.css", "css/results.css",
+                "css/bar.css"],
+        "js": ["vendor/htmx.min.js", "js/app.js", "js/offline.js", "js/clock.js",
+               "js/calls.js", "js/bar.js"],
+    },
+    "screen": {
+        "css": ["css/app.css", "css/clock.css", "css/results.css", "css/display.css"],
+        "js": ["vendor/htmx.min.js", "js/app.js", "js/offline.js", "js/clock.js",
+               "js/display.js"],
+    },
+}
+
+
+def path(name: str, kind: str) -> Path:
+    return STATIC / "bundle" / f"{name}.{kind}"
+
+
+def build(name: str, kind: str, static: Path = STATIC) -> str:
+    """The bundle `name` of `kind` ("css" or "js") as built from the sources now."""
+    parts = []
+    for source in BUNDLES[name][kind]:
+        text = (static / source).read_text(encoding="utf-8")
+        if source.startswith("vendor/"):
+            parts.append(text.strip())  # minified by its authors
+        elif kind == "css":
+            parts.append(rcssmin.cssmin(text))
+        else:
+            parts.append(rjsmin.jsmin(text))
+    # ";" between scripts: each source is its own statement, whatever its last line.
+    return ("\n" if kind == "css" else ";\n").join(parts) + "\n"
+
+
+def stale() -> list[Path]:
+    """The bundles whose checked-in file differs from what the sources build."""
+    return [path(name, kind) for name, kinds in BUNDLES.items() for kind in kinds
+            if not path(name, kind).exists()
+            or path(name, kind).read_text(encoding="utf-8") != build(name, kind)]
+
+
+def write() -> list[Path]:
+    written = stale()
+    for target in written:
+        name, kind = target.stem, target.suffix[1:]
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(build(name, kind), encoding="utf-8")
+    return written
+
+
+if __name__ == "__main__":
+    changed = write()
+    for target in changed:
+        print(f"built {target.relative_to(STATIC.parent)}")
+    if not changed:
+        print("bundles up to date")
+    sys.exit(0)

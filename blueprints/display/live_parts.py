@@ -1,0 +1,22 @@
+"""The big screen's part of its one poll (core.live): the board (leaders, news)."""
+
+from __future__ import annotations
+
+from flask import render_template
+
+from blueprints.common import external_url
+from core.live import Part, register
+
+from .service import board as read_board
+
+
+@register("display.board")
+def board(tournament, live_url: str) -> Part:
+    shown = read_board(tournament)
+
+    def render() -> str:
+        return render_template(
+            "display/_board.html", tournament=tournament, board=shown, live_url=live_url,
+            oob=True, public_url=external_url("player.tournament", code=tournament.code))
+
+    return Part(version=shown.version, render=render)

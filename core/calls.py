@@ -1,0 +1,55 @@
+"""The call a table's phones show, as every reader of it sees it: the call bar on the
+table page and its poll (blueprints/live), which compares versions before Flask builds a
+request. Placing, claiming and resolving calls stays in the calls blueprint."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+
+from core.words import OPEN_STATES
+from models import DirectorCall, Table, db, utcnow
+
+# How long a table still sees its cancelled call before the plain button.
+RECENT = timedelta(minutes=10)
+# A ruling stays on the table's phone until the table taps OK: this only ends it once the
+# round is surely over, for the next players at the table.
+RULING_SHOWN = timedelta(minutes=90)
+
+# The ended calls this phone has said "OK" to (ids, newest last), so its bar is back to
+# the button. A cookie, not a column: each phone at the table dismisses for itself.
+DISMISSED_COOKIE = "calls_ok"
+
+
+def dismissed_ids(raw: str | None) -> list[int]:
+    """The call ids in the DISMISSED_COOKIE value `raw` (anything else in it is ignored;
+    isascii: "²".isdigit() is True, but int("²") fails)."""
+    return [int(part) for part in (raw or "").split(".")
+            if part.isascii() and part.isdigit() and len(part) < 12]
+
+
+def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None:
+    """The call a table's phones show: its open call, else its ruling (until OK, at most
+    RULING_SHOWN), else a call cancelled in the last RECENT minutes, else None (just the
+    button)."""
+    now = now or utcnow()
+    call = db.session.scalar(
+        select(DirectorCall).where(DirectorCall.table_id == table.id)
+        .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1)
+    )
+    if call is None:
+        return None
+    if call.state in OPEN_STATES:
+        return call
+    if call.resolved_at is not None:
+        return call if now - call.resolved_at <= RULING_SHOWN else None
+    if call.cancelled_at is not None and now - call.cancelled_at <= RECENT:
+        return call
+    return None
+
+
+def table_version(call: DirectorCall | None) -> str:
+    """What a table's phone shows, as a short string: it polls with it and gets 204 while
+    it is still current."""
+    return "none" if call is None else f"{call.id}.{call.version}"

@@ -1,0 +1,93 @@
+"""On slow venue Wi-Fi a first visit is one page, one stylesheet, one script (htmx
+inside) and a favicon, all compressed; later visits ask for none of the assets again."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import re
+from pathlib import Path
+
+import pytest
+
+import assets
+from tests.clock.conftest import started
+from tests.table.conftest import TableClient
+
+STATIC = Path(assets.__file__).resolve().parent / "static"
+
+
+def test_the_checked_in_bundles_are_built_from_the_sources_as_they_are():
+    assert not assets.stale(), "a source changed: run `python assets.py` and commit"
+
+
+def test_the_freshness_check_itself_sees_an_edited_source(tmp_path):
+    for source in {s for kinds in assets.BUNDLES.values() for files in kinds.values()
+                   for s in files}:
+        (tmp_path / source).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / source).write_text((STATIC / source).read_text())
+    before = assets.build("public", "css", tmp_path)
+    with open(tmp_path / "css" / "table.css", "a") as css:
+        css.write("\n.added { color: red; }\n")
+    assert assets.build("public", "css", tmp_path) != before
+    assert ".added{color:red}" in assets.build("public", "css", tmp_path)
+
+
+def test_every_source_is_in_a_bundle():
+    bundled = {s for kinds in assets.BUNDLES.values() for files in kinds.values()
+               for s in files}
+    sources = {str(p.relative_to(STATIC)) for p in STATIC.glob("css/*.css")}
+    sources |= {str(p.relative_to(STATIC)) for p in STATIC.glob("js/*.js")}
+    assert sources <= bundled
+
+
+def assets_of(page: str) -> list[str]:
+    return re.findall(r'<link rel="stylesheet" href="([^"]+)"|<script src="([^"]+)"', page)
+
+
+@pytest.fixture
+def east(client, tournament):
+    started(tournament, minutes_ago=5)
+    return TableClient(client, tournament)
+
+
+@pytest.mark.parametrize("path, bundle", [
+    ("/director/t/{id}", "director"), ("/clock/director/{id}", "staff"),
+    ("/calls/director/{id}", "staff"), ("/results/director/{id}", "staff"),
+    ("/display/{code}", "screen"), ("/", "public"), ("/t/{code}/{seat}", "public"),
+])
+def test_a_page_loads_one_stylesheet_and_one_script(client, east, path, bundle):
+    tournament = east.tournament
+    if path == "/t/{code}/{seat}":
+        page = east.get().get_data(as_text=True)
+    else:
+        page = client.get(path.format(id=tournament.id, code=tournament.code)
+                          ).get_data(as_text=True)
+    css = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
+    js = re.findall(r'<script src="([^"]+)"', page)
+    assert [url.split("?")[0] for url in css] == [f"/static/bundle/{bundle}.css"]
+    assert [url.split("?")[0] for url in js] == [f"/static/bundle/{bundle}.js"]
+    for url in css + js:
+        name = url.split("?")[0].removeprefix("/static/")
+        digest = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
+        assert url.endswith(f"?v={digest}")  # a new file, a new URL
+
+
+def test_the_table_pages_first_visit_fits_in_30_kb_compressed(app, east):
+    # A player's phone: nobody signed in.
+    east.client = app.test_client()
+    gz = {"Accept-Encoding": "gzip, deflate"}
+    page = east.client.get(east.url(), headers=gz)
+    total = len(page.data)
+    html = gzip.decompress(page.data).decode() if page.headers.get(
+        "Content-Encoding") == "gzip" else page.get_data(as_text=True)
+    urls = re.findall(r'(?:href|src)="(/static/[^"]+\.(?:css|js)\?v=[^"]+)"', html)
+    assert len(urls) == 2
+    for url in urls + ["/favicon.ico"]:
+        response = east.client.get(url, headers=gz)
+        assert response.status_code == 200
+        assert "max-age=31536000" in response.headers["Cache-Control"]
+        if not url.startswith("/favicon"):
+            assert response.headers["Content-Encoding"] == "gzip"
+        total += len(response.data)
+    assert total <= 30 * 1024, total
