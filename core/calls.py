@@ -34,10 +34,7 @@ def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None
     RULING_SHOWN), else a call cancelled in the last RECENT minutes, else None (just the
     button)."""
     now = now or utcnow()
-    call = db.session.scalar(
-        select(DirectorCall).where(DirectorCall.table_id == table.id)
-        .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1)
-    )
+    call = latest_call(table)
     if call is None:
         return None
     if call.state in OPEN_STATES:
@@ -47,6 +44,14 @@ def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None
     if call.cancelled_at is not None and now - call.cancelled_at <= RECENT:
         return call
     return None
+
+
+def latest_call(table: Table) -> DirectorCall | None:
+    """The table's latest call, whatever its state."""
+    return db.session.scalar(
+        select(DirectorCall).where(DirectorCall.table_id == table.id)
+        .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1)
+    )
 
 
 def table_version(call: DirectorCall | None) -> str:

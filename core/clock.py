@@ -3,7 +3,7 @@ indexed query, once per request), the clock by a tournament's public code for th
 pages and polls, whether a poll's clock is still right, and the versions of the big
 screen's parts (announcements, leaders).
 
-The director's actions on the clock are the clock blueprint's (blueprints.clock.service);
+The director's actions on the clock are the clock blueprint's (blueprints.clock.actions);
 what every audience only reads lives here, below them all."""
 
 from __future__ import annotations

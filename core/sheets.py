@@ -23,7 +23,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from core.clock import round_clock
 from core.lookup import rules_of
 from core.rounds import round_row
-from core.words import SEATS
+from core.words import SEATS, SheetState
 from models import (
     Round,
     Scoresheet,
@@ -47,7 +47,7 @@ def open_rounds_before(table: Table, number: int) -> list[Round]:
                    & (Scoresheet.table_id == table.id))
         .where(Round.tournament_id == table.tournament_id, Round.number < number,
                exists().where(Seating.round_id == Round.id, Seating.table_id == table.id),
-               Scoresheet.id.is_(None) | (Scoresheet.state == "open"))
+               Scoresheet.id.is_(None) | (Scoresheet.state == SheetState.OPEN))
         .order_by(Round.number)
     ))
 
@@ -67,7 +67,7 @@ def round_and_version(table: Table, number: int | None = None) -> tuple[Round, i
     here is not submitted; when every one is submitted, the last seated round."""
     seated = exists().where(Seating.round_id == Round.id)
     running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
-    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == "open")
+    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == SheetState.OPEN)
     query = (
         select(Round, Scoresheet.version)
         .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
@@ -132,7 +132,7 @@ def _insert_sheet(round_: Round, table: Table) -> None:
     transaction (never committed here). On SQLite and PostgreSQL an INSERT .. ON CONFLICT
     DO NOTHING, so a sheet another request created meanwhile is simply kept and nothing
     fails; elsewhere a plain insert (a race then raises IntegrityError)."""
-    values = dict(round_id=round_.id, table_id=table.id, version=1, state="open",
+    values = dict(round_id=round_.id, table_id=table.id, version=1, state=SheetState.OPEN,
                   submitted_by="", amend_reason="", pending_adjustments=[],
                   updated_at=utcnow())
     dialect = db.session.get_bind().dialect.name
@@ -200,9 +200,9 @@ def subject_of(sheet: Scoresheet) -> str:
 def unverify(sheet: Scoresheet) -> bool:
     """A verified sheet that a director changes goes back to awaiting verification: the
     table guide verified other scores than it now holds. True when it did."""
-    if sheet.state != "verified":
+    if sheet.state != SheetState.VERIFIED:
         return False
-    sheet.state, sheet.verified_at, sheet.verified_by_id = "submitted", None, None
+    sheet.state, sheet.verified_at, sheet.verified_by_id = SheetState.SUBMITTED, None, None
     return True
 
 
@@ -260,7 +260,7 @@ def add_adjustment(table: Table, round_no: int, seat: str, points: int, reason: 
         sheet.pending_adjustments = list(sheet.pending_adjustments or []) + [
             {"game": game_no, **adjustment}]
         after = {"pending": sheet.pending_adjustments}
-    if sheet.state != "open":
+    if sheet.state != SheetState.OPEN:
         sheet.amended_at = utcnow()
         sheet.amended_by_id = user.id if user else None
         sheet.amend_reason = adjustment["reason"]

@@ -6,13 +6,14 @@ same call. Each change is one unit of work (core.writes) with its audit row."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from blueprints.common import unstorable
 from core import sheets
+from core.calls import latest_call, table_call
 from core.errors import Conflict, Refused, Replay, TooMany
 from core.words import OPEN_STATES, CallState, table_actor
 from core.writes import KEY_LENGTH, claim, unit, write
@@ -33,11 +34,6 @@ from .state import closed, set_state, subject
 # A table may call at most this many times in FLOOD_WINDOW (cancelled calls count too).
 FLOOD_LIMIT = 4
 FLOOD_WINDOW = timedelta(minutes=10)
-# How long a table still sees its cancelled call before the plain button.
-RECENT = timedelta(minutes=10)
-# A ruling stays on the table's phone until the table taps OK: this only ends it once the
-# round is surely over, for the next players at the table.
-RULING_SHOWN = timedelta(minutes=90)
 NOTE_MAX = 280
 UNSTORABLE = "{what} has a character that cannot be stored; please type it again."
 
@@ -62,30 +58,6 @@ def call_round(table: Table) -> Round | None:
 # ---------------------------------------------------------------- what the table shows
 
 
-def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None:
-    """The call a table's phones show: its open call, else its ruling (until OK, at most
-    RULING_SHOWN), else a call cancelled in the last RECENT minutes, else None (just the
-    button)."""
-    now = now or utcnow()
-    call = _latest_call(table)
-    if call is None:
-        return None
-    if call.state in OPEN_STATES:
-        return call
-    if call.resolved_at is not None:
-        return call if now - call.resolved_at <= RULING_SHOWN else None
-    if call.cancelled_at is not None and now - call.cancelled_at <= RECENT:
-        return call
-    return None
-
-
-def _latest_call(table: Table) -> DirectorCall | None:
-    return db.session.scalar(
-        select(DirectorCall).where(DirectorCall.table_id == table.id)
-        .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1)
-    )
-
-
 def ruling_points(call: DirectorCall) -> dict | None:
     """The points a resolved call's ruling put on the sheet ({"seat", "points", "game",
     "round"}, from its audit row), or None."""
@@ -94,12 +66,6 @@ def ruling_points(call: DirectorCall) -> dict | None:
                                        AuditEvent.action == "call.resolve")
         .order_by(AuditEvent.id.desc()).limit(1))
     return after.get("adjustment") if isinstance(after, dict) else None
-
-
-def table_version(call: DirectorCall | None) -> str:
-    """What a table's phone shows, as a short string: it polls with it and gets 204 while
-    it is still current."""
-    return "none" if call is None else f"{call.id}.{call.version}"
 
 
 # ---------------------------------------------------------------- the table's actions
@@ -131,10 +97,10 @@ def place_call(table: Table, reason: str = "", note: str = "",
         with unit(request_key):
             return _place(table, reason, note, request_key), True
     except Replay as replay:
-        return replay.current or table_call(table) or _latest_call(table), False
+        return replay.current or table_call(table) or latest_call(table), False
     except IntegrityError:
         # The same request key from a resend that raced this one.
-        return table_call(table) or _latest_call(table), False
+        return table_call(table) or latest_call(table), False
 
 
 def _place(table: Table, reason: str, note: str, request_key: str | None) -> DirectorCall:

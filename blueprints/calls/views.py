@@ -20,6 +20,7 @@ from wtforms.fields import SelectChoice
 
 from blueprints.common import new_request_key, render_page_or_partial, wants_partial
 from core.access import ANY_STAFF, MANAGE, staff_required
+from core.calls import DISMISSED_COOKIE, RECENT, dismissed_ids, table_call, table_version
 from core.errors import Conflict, Refused, TooMany, attach
 from core.lookup import BadLink, table_link
 from core.words import OPEN_STATES, SEAT_NAMES, CallState
@@ -66,21 +67,18 @@ def table_page_url(table) -> str:
 
 # The ended calls this phone has said "OK" to (ids, newest last), so its bar is back to
 # the button. A cookie, not a column: each phone at the table dismisses for itself.
-DISMISSED_COOKIE = "calls_ok"
 DISMISSED_KEEP = 20
 
 
 def _dismissed() -> list[int]:
-    raw = request.cookies.get(DISMISSED_COOKIE, "") if has_request_context() else ""
-    # isascii: "²".isdigit() is True, but int("²") fails.
-    return [int(part) for part in raw.split(".")
-            if part.isascii() and part.isdigit() and len(part) < 12]
+    return dismissed_ids(request.cookies.get(DISMISSED_COOKIE)
+                         if has_request_context() else None)
 
 
 def shown_call(table, dismissed: int | None = None):
     """The call the table's bar shows on this phone: the table's call, unless it is an
     ended call this phone has said "OK" to (or `dismissed`, said just now)."""
-    call = table_calls.table_call(table)
+    call = table_call(table)
     if call is not None and call.state not in OPEN_STATES \
             and (call.id == dismissed or call.id in _dismissed()):
         return None
@@ -93,7 +91,7 @@ def table_call_context(table, form: CallForm | None = None, error: str | None = 
     call = shown_call(table, dismissed)
     return {
         "call": call,
-        "version": table_calls.table_version(call),
+        "version": table_version(call),
         "waited": state.waited_seconds(call) if call else 0,
         "on_the_way": state.on_the_way(call) if call else "",
         "reason": state.reason_label(call) if call else "",
@@ -142,7 +140,7 @@ def bad_link(_error):
 def table_state(code, number):
     """The table's call bar (htmx: only the bar, 204 while the version it shows is current)."""
     table = g.table
-    if wants_partial() and request.args.get("v") == table_calls.table_version(shown_call(table)):
+    if wants_partial() and request.args.get("v") == table_version(shown_call(table)):
         return "", 204
     return _render_table(table)
 
@@ -186,7 +184,7 @@ def dismiss(code, number):
     Only an ended call of this table can be dismissed; anything else shows the bar as it
     is (nothing to hide, nothing changed)."""
     table = g.table
-    call = table_calls.table_call(table)
+    call = table_call(table)
     call_id = request.form.get("call_id", type=int)
     ended = call is not None and call.id == call_id and call.state not in OPEN_STATES
     if wants_partial():
@@ -198,7 +196,7 @@ def dismiss(code, number):
         ids = [i for i in _dismissed() if i != call.id][-(DISMISSED_KEEP - 1):] + [call.id]
         response = make_response(response)
         response.set_cookie(DISMISSED_COOKIE, ".".join(map(str, ids)),
-                            max_age=int(table_calls.RECENT.total_seconds()) + 60, path="/",
+                            max_age=int(RECENT.total_seconds()) + 60, path="/",
                             httponly=True, samesite="Lax", secure=request.is_secure)
     return response
 

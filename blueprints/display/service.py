@@ -1,7 +1,7 @@
 """The big screen: which tournament, and what its board shows between clock ticks
 (announcements, the movement between rounds, the leaders), with one version for all of it.
 
-The clock itself comes from blueprints.clock.service; the leaders from the results
+The clock itself comes from core.clock; the leaders from the results
 include (they count submitted and verified sheets only, so the version follows those, not
 every game saved at a table). The tournament by its code: core.lookup.
 Read-only: the director posts announcements from the clock console."""

@@ -15,7 +15,7 @@ from core import calls as table_calls
 from core import clock as clock_service
 from core import sheets
 from core.lookup import BadLink, table_from_link
-from core.words import OPEN_STATES
+from core.words import OPEN_STATES, SheetState
 
 # The names of the parts, as the page sends them (data-live) and as the query carries them.
 CLOCK, PANEL, CALL = "clock", "panel", "call"
@@ -92,7 +92,7 @@ def _versions_statement(numbered: bool):
                       .scalar_subquery())
     # The table's round: core.sheets.round_and_version.
     running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
-    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == "open")
+    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == SheetState.OPEN)
     table_round = (select(Round.id)
                    .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
                               & (Scoresheet.table_id == Table.id))
@@ -184,9 +184,13 @@ def fast_unchanged(connection, code: str, number: int, token: str | None,
         return False
     shows_call = False
     if row.call_id is not None:
-        ended = row.call_resolved_at or row.call_cancelled_at
-        recent = ended is not None and now - ended <= table_calls.RECENT
+        # As core.calls.table_call: a ruling stays RULING_SHOWN, a cancelled call RECENT.
+        if row.call_resolved_at is not None:
+            shown_for = now - row.call_resolved_at <= table_calls.RULING_SHOWN
+        else:
+            shown_for = (row.call_cancelled_at is not None
+                         and now - row.call_cancelled_at <= table_calls.RECENT)
         shows_call = row.call_state in OPEN_STATES or (
-            recent and row.call_id not in dismissed)
+            shown_for and row.call_id not in dismissed)
     version = f"{row.call_id}.{row.call_version}" if shows_call else "none"
     return shown.get(CALL) == version

@@ -13,7 +13,7 @@ from blueprints.common import SEAT_NAMES
 from core.clock import clock_view
 from core.lookup import rules_of
 from core.rounds import imported_plan
-from core.words import OUTCOME_LABELS, ruling_label
+from core.words import OUTCOME_LABELS, SheetState, ruling_label
 from models import (
     GameEntry,
     Player,
@@ -103,7 +103,8 @@ class Stop:
     total: int | None = None  # None: no game entered (shown "–")
     initials: str = ""
     state: str = ""  # "", open, submitted, verified
-    final_states: tuple[str, ...] = ("submitted", "verified")  # RuleSet.final_states
+    # RuleSet.final_states
+    final_states: tuple[str, ...] = (SheetState.SUBMITTED, SheetState.VERIFIED)
     ruling: str = ""  # a director's change after submission, where the sheet forbids changes
 
     @property

@@ -5,6 +5,7 @@ where to go next) and a player's own scoresheet. Read-only; no sign-in."""
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from core.lookup import tournament_by_code
+from core.words import SheetState
 
 from . import service
 from .forms import CodeForm, LookupForm
@@ -64,7 +65,7 @@ def _where(tournament, player):
         now, upcoming = by_round.get(round_no - 1), by_round.get(round_no)
     else:
         now, upcoming = by_round.get(round_no), by_round.get(round_no + 1)
-        if now is not None and now.state in ("submitted", "verified"):
+        if now is not None and now.state in (SheetState.SUBMITTED, SheetState.VERIFIED):
             when = "done"  # this round's sheet is in: point at the next round
     return dict(stops=stops, now=now, when=when, upcoming=upcoming)
 

@@ -7,14 +7,7 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import HiddenField, IntegerField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length, NumberRange
 
-
-def small_int(text: str | None, digits: int = 9) -> int | None:
-    """A number typed as ASCII digits (at most `digits` of them), else None. "²".isdigit()
-    is true but int("²") raises, and a huge number overflows the database's integer."""
-    text = (text or "").strip()
-    if text.isascii() and text.isdigit() and len(text) <= digits:
-        return int(text)
-    return None
+from core.numbers import small_int
 
 
 class PrizePlacesForm(FlaskForm):
@@ -48,7 +41,7 @@ class TieForm(FlaskForm):
         ids = self.group_ids()
         places = {}
         for player_id in ids:
-            place = small_int(formdata.get(f"place-{player_id}"), 4)
+            place = small_int(formdata.get(f"place-{player_id}"), 9999)
             if place is None:
                 return None, "Enter each player's place in the draw, 1 to " f"{len(ids)}."
             places[player_id] = place

@@ -28,10 +28,11 @@ from blueprints.common import render_page_or_partial, wants_partial
 from core.access import ANY_STAFF, MANAGE, staff_required
 from core.errors import attach
 from core.lookup import rules_of, tournament_by_code
+from core.numbers import small_int
 from models import Tournament, TournamentStaff, User, db
 
 from . import backup, exports, history, missing, standings, tiebreaks
-from .forms import ClearTieForm, ImportForm, PrizePlacesForm, TieForm, small_int
+from .forms import ClearTieForm, ImportForm, PrizePlacesForm, TieForm
 
 # cli_group=None: the command is `flask --app app import-backup`, not under "results".
 bp = Blueprint("results", __name__, url_prefix="/results", cli_group=None)

@@ -21,6 +21,7 @@ from wtforms import (
 from wtforms.validators import Optional
 from wtforms.widgets import HiddenInput
 
+from core.numbers import small_int
 from core.words import MAX_ROW_NUMBER, SEATS
 from tournament.rules import RuleSet
 from tournament.scoring import InvalidGame
@@ -33,17 +34,6 @@ EXPOSURE_CHOICES = [(str(n), str(n)) for n in range(5)]
 class Unanswered(InvalidGame):
     """A question that changes the score is not answered yet: the wizard asks it next, a
     save is refused at it (never a default)."""
-
-
-def small_int(text: Any, largest: int = MAX_TYPED) -> int | None:
-    """`text` as a whole number from 0 to `largest`, or None. Only ASCII digits: "²" and
-    "٣" pass str.isdigit(), and int() refuses the first and reads the second; a number
-    bigger than a database column (or than a card value) is no number here either."""
-    text = str(text if text is not None else "").strip()
-    if not (text.isascii() and text.isdigit()) or len(text) > len(str(largest)):
-        return None
-    number = int(text)
-    return number if number <= largest else None
 
 
 class RowNumberField(IntegerField):
@@ -109,11 +99,11 @@ class GameForm(VersionedForm):
     def card_value(self) -> int | None:
         typed = (self.value_other.data or "").strip()
         if typed:
-            value = small_int(typed)
+            value = small_int(typed, MAX_TYPED)
             if value is None:
                 raise InvalidGame("value", "Type the card value as a number, like 25.")
             return value
-        return small_int(self.value.data)
+        return small_int(self.value.data, MAX_TYPED)
 
     def exposures_answer(self) -> int:
         """The winner's exposures for a thrown tile: they set the thrower's penalty, so an

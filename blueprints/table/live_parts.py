@@ -6,8 +6,8 @@ from flask import render_template
 
 from core.live import Part, register
 
-from .service import sheet_view
-from .views import _page_context
+from .pages import page_context
+from .sheet_view import sheet_view
 
 
 @register("table.panel")
@@ -16,7 +16,7 @@ def panel(table, state, live_url: str) -> Part:
 
     def render() -> str:
         view = sheet_view(table, state.round)
-        context = _page_context(table, view, state.clock_state)
+        context = page_context(table, view, state.clock_state)
         return render_template("table/_panel.html", poll_token=state.token,
                                live_url=live_url, oob=True, **context)
 

@@ -28,10 +28,11 @@ from blueprints.common import new_request_key, wants_partial
 from core import sheets
 from core.errors import Conflict, Replay
 from core.lookup import BadLink, table_link
+from core.numbers import small_int
 from core.words import MAX_ROW_NUMBER
 from tournament.errors import FieldError
 
-from .forms import TimeCalledForm, small_int
+from .forms import TimeCalledForm
 from .sheet_view import next_tables
 
 bp = Blueprint("table", __name__, url_prefix="/t")

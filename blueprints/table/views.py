@@ -6,6 +6,5 @@ from __future__ import annotations
 
 from . import staff_views, table_views
 from .pages import bp
-from .pages import page_context as _page_context
 
-__all__ = ["bp", "staff_views", "table_views", "_page_context"]
+__all__ = ["bp", "staff_views", "table_views"]

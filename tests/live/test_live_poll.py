@@ -4,6 +4,7 @@ parts that changed, out of band, each with its new version."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 
@@ -204,6 +205,8 @@ def test_the_one_statement_agrees_with_the_full_view_through_a_round(east, direc
     calls_queue.resolve_call(call, director, "Play on")
     check()                                                       # a ruling shown
     check(dismissed=[call.id])                                    # ... and dismissed here
+    call.resolved_at -= timedelta(minutes=30)  # past the cancelled call's 10 minutes
+    check()                                                       # a ruling still shown
     for game in (2, 3, 4):
         east.save(game, outcome="wall")
     clock_actions.end_round(tournament, 1, 3, director, "owner")
