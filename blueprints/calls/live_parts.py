@@ -1,5 +1,5 @@
-"""The calls' parts of a table page's one poll (core.live): the call bar, and what shows
-where it was when the table's link is no longer valid."""
+"""The calls' parts of a live page's one poll (core.live): the table's call bar, what
+shows where it was when the table's link is no longer valid, and the staff's queue."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from flask import render_template
 
 from core.live import Part, register
 
+from . import queue as calls
 from .table_calls import INVALID_LINK
-from .views import table_call_context
+from .views import queue_context, table_call_context
 
 
 @register("calls.table_bar")
@@ -25,3 +26,16 @@ def table_bar(table, live_url: str) -> Part:
 @register("calls.invalid_link")
 def invalid_link() -> str:
     return render_template("calls/_invalid_link.html", text=INVALID_LINK, oob=True)
+
+
+@register("calls.queue")
+def queue(tournament, user) -> Part:
+    """The open calls as `user` sees them (their own claims offer Release). Its version is
+    the queue's (two small queries); the calls are read only when it changed."""
+    version = calls.queue_version(tournament)
+
+    def render() -> str:
+        return render_template("calls/_queue.html", oob=True,
+                               **queue_context(tournament, user, version=version))
+
+    return Part(version=version, render=render)

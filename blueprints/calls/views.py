@@ -211,28 +211,29 @@ def _call_or_404(tournament, call_id):
     return call
 
 
-def _queue_context(tournament, role, error=None):
+def queue_context(tournament, user, role=None, error=None, version=None) -> dict:
+    """What the queue shows `user`, with its version (read first, so that a call placed
+    meanwhile makes the page's next poll bring it)."""
+    version = version or calls.queue_version(tournament)
     return {
         "tournament": tournament, "role": role, "error": error,
-        "items": calls.open_calls(tournament, current_user),
-        "version": calls.queue_version(tournament),
+        "items": calls.open_calls(tournament, user),
+        "version": version,
         "reasons": CALL_REASONS,
     }
 
 
 def _render_queue(tournament, role, status=200, error=None):
     return render_page_or_partial("calls/queue.html", "calls/_queue.html", status=status,
-                                  **_queue_context(tournament, role, error))
+                                  **queue_context(tournament, current_user, role, error))
 
 
 @bp.get("/director/<int:tournament_id>")
 @staff_required(ANY_STAFF)
 def queue(tournament_id):
-    """The queue of open calls, oldest first (htmx: only the list, 204 when unchanged)."""
-    tournament, role = g.tournament, g.role
-    if wants_partial() and request.args.get("v") == calls.queue_version(tournament):
-        return "", 204
-    return _render_queue(tournament, role)
+    """The queue of open calls, oldest first. It follows new calls as a part of its page's
+    one poll (blueprints/live, the part "queue")."""
+    return _render_queue(g.tournament, g.role)
 
 
 @bp.get("/director/<int:tournament_id>/history")

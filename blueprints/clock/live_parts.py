@@ -32,7 +32,7 @@ def bar(tournament, live_url: str, back: str | None, table: int | None) -> Part:
             return ('<section id="director-bar" hidden data-live="bar" '
                     'data-live-version="none" hx-swap-oob="true"></section>')
         return render_template("clock/_bar.html", tournament=tournament, bar=shown,
-                               bar_poll=True, bar_back=safe_back(back),
+                               bar_back=safe_back(back),
                                handling_table=table, live_url=live_url, oob=True)
 
     return Part(version=shown.version if shown else "none", render=render)

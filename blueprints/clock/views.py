@@ -12,7 +12,6 @@ from flask import (
     g,
     make_response,
     redirect,
-    render_template,
     request,
     url_for,
 )
@@ -83,7 +82,7 @@ def partial(code):
     if unchanged(view, request.args.get("v"), request.args.get("shown")):
         return no_change()
     response = render_page_or_partial("clock/page.html", "clock/_clock.html",
-                                      tournament=tournament, clock_poll=wants_partial())
+                                      tournament=tournament)
     # Other parts of the page (the table's sheet, the console's controls) listen for this.
     response.headers["HX-Trigger"] = "clockChanged"
     return response
@@ -168,26 +167,6 @@ def grid_partial(tournament_id):
     if wants_partial():
         return render_page_or_partial("clock/console.html", "clock/_grid.html", **context)
     return _console(tournament, g.role)
-
-
-@bp.get("/director/<int:tournament_id>/bar")
-@staff_required(ANY_STAFF)
-def bar_partial(tournament_id):
-    """The director's bar for a poll: 204 while the version shown is current."""
-    tournament = g.tournament
-    shown = _bar_for(tournament)
-    if request.args.get("v") == (shown.version if shown else "none"):
-        return no_change()
-    if not wants_partial():
-        return redirect(url_for("clock.console", tournament_id=tournament.id))
-    response = make_response(render_template(
-        "clock/_bar.html", tournament=tournament, bar_poll=True,
-        bar_back=safe_back(request.args.get("back")),
-        handling_table=request.args.get("table", type=int),
-        # Still on a page with the one live poll: keep following it, not a timer.
-        live_url=request.args.get("live") == "1"))
-    response.vary.add("HX-Request")
-    return response
 
 
 def _run(tournament, role, name, form, action):

@@ -5,13 +5,14 @@ carrying its new version. A lost poll costs nothing: the next one sends the same
 and gets the same parts.
 
 The parts that belong to other audiences (the table's panel, its call bar, the console's
-grid, the director's bar, the big screen's board) are built by those blueprints and found
-here by name (core.live): this blueprint renders only the round clock, which is core's."""
+grid, the director's bar, the queue of calls, the big screen's board) are built by those
+blueprints and found here by name (core.live): this blueprint renders only the round
+clock, which is core's."""
 
 from __future__ import annotations
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
-from flask_login import login_required
+from flask_login import current_user, login_required
 
 from blueprints.common import wants_partial
 from core import clock as clock_service
@@ -25,7 +26,7 @@ from . import service
 
 bp = Blueprint("live", __name__, url_prefix="/live")
 
-BAR = "bar"
+BAR, QUEUE = "bar", "queue"
 
 
 def table_url(table, round_no: int | None = None) -> str:
@@ -115,8 +116,9 @@ def console(tournament_id):
 @bp.get("/director/<int:tournament_id>")
 @login_required
 def director(tournament_id):
-    """The poll of any other director page: the director's bar, and the clock where the
-    page shows it (staff only). `back` is the page the bar's pause and resume return to."""
+    """The poll of any other director page: the director's bar, the clock and the queue
+    of calls where the page shows them (staff only). `back` is the page the bar's pause
+    and resume return to."""
     tournament = staff_tournament(tournament_id, ANY_STAFF)
     if not wants_partial():
         return redirect(url_for("clock.console", tournament_id=tournament.id))
@@ -127,6 +129,10 @@ def director(tournament_id):
                      and _clock_changed(clock_service.clock_view(tournament)))
     if clock_changed:
         parts.append(_clock(tournament, live_url))
+    if QUEUE in request.args:
+        queue = live.build("calls.queue", tournament, current_user)
+        if request.args.get(QUEUE) != queue.version:
+            parts.append(queue.render())
     return _parts(parts + _bar(tournament, live_url, request.args.get("back")),
                   clock_changed)
 

@@ -38,8 +38,11 @@
     var status = event.detail.xhr.status;
     var target = event.detail.target;
     var responseURL = event.detail.xhr.responseURL || "";
-    if (target && target.id === "queue" && responseURL.indexOf("/auth/sign-in") !== -1) {
-      // Signed out meanwhile: go to the sign-in page rather than showing it in the queue.
+    var queue = target && (target.id === "queue" ||
+                           (target.id === "live" && document.getElementById("queue")));
+    if (queue && responseURL.indexOf("/auth/sign-in") !== -1) {
+      // Signed out meanwhile (a tap, or the page's poll): go to the sign-in page rather
+      // than showing it in the queue, or nothing at all.
       event.detail.shouldSwap = false;
       window.location.assign(responseURL);
       return;
@@ -146,7 +149,8 @@
     });
   }
 
-  // htmx fires afterSettle on each element it swapped in (event.target).
+  // htmx fires afterSettle on each element it swapped in (event.target), the queue
+  // brought out of band by the page's poll included.
   document.addEventListener("htmx:afterSettle", function (event) {
     var settled = event.target;
     if (settled && settled.id === "queue") { alertNewCalls(); }

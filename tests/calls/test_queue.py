@@ -4,6 +4,7 @@ and the history with its wait times."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -68,18 +69,42 @@ def test_resolved_and_cancelled_calls_leave_the_queue(client, tournament, place,
     assert "No open calls" in html
 
 
-def test_queue_polling_gets_204_until_something_changes(client, tournament, place):
-    version = calls_queue.queue_version(tournament)
-    assert client.get(queue_url(tournament) + f"?v={version}", headers=HX).status_code == 204
+def live_parts(html: str) -> dict[str, str]:
+    return dict(re.findall(r'data-live="(\w+)" data-live-version="([^"]*)"', html))
+
+
+def test_the_queue_is_a_part_of_its_pages_one_poll(client, tournament, place):
+    page = client.get(queue_url(tournament)).get_data(as_text=True)
+    assert page.count('hx-trigger="every') == 1
+    poller = re.search(r'<div id="live"[^>]*>', page).group(0)
+    url = re.search(r'hx-get="([^"]*)"', poller).group(1).replace("&amp;", "&")
+    assert url.startswith(f"/live/director/{tournament.id}?")
+    shown = live_parts(page)
+    assert shown["queue"] == calls_queue.queue_version(tournament)
+    poll = f"{url}&" + "&".join(f"{k}={v}" for k, v in shown.items())
+    assert client.get(poll, headers=HX).status_code == 204
     place()
-    response = client.get(queue_url(tournament) + f"?v={version}", headers=HX)
+    response = client.get(poll, headers=HX)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    assert 'id="queue"' in html and "Table 1" in html and "<html" not in html
-    new_version = calls_queue.queue_version(tournament)
-    assert new_version != version
-    assert client.get(queue_url(tournament) + f"?v={new_version}",
-                      headers=HX).status_code == 204
+    changed = live_parts(html)
+    assert changed["queue"] == calls_queue.queue_version(tournament) != shown["queue"]
+    assert 'id="queue"' in html and 'hx-swap-oob="true"' in html and "Table 1" in html
+    assert "<html" not in html
+    again = f"{url}&" + "&".join(f"{k}={v}" for k, v in {**shown, **changed}.items())
+    assert client.get(again, headers=HX).status_code == 204
+
+
+def test_the_queue_polls_before_round_one_is_seated_too(client, director):
+    """No director's bar yet to bring a poll: the queue's page has its own."""
+    tournament = make_tournament(director, seated=False, code="EARLY")
+    page = client.get(queue_url(tournament)).get_data(as_text=True)
+    assert page.count('hx-trigger="every') == 1 and 'id="director-bar"' not in page
+    assert set(live_parts(page)) == {"queue"}
+    poll = f"/live/director/{tournament.id}?queue={live_parts(page)['queue']}"
+    assert client.get(poll, headers=HX).status_code == 204
+    assert client.get(f"/live/director/{tournament.id}?queue=old",
+                      headers=HX).status_code == 200
 
 
 def test_another_director_gets_404(app, tournament, place):

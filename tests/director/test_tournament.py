@@ -3,8 +3,11 @@ read-only), players one by one, table tokens and the printable pages."""
 
 from __future__ import annotations
 
+import re
+
 from sqlalchemy import select
 
+from blueprints.director.seating import seat_round_one
 from core.rounds import ensure_round, round_row
 from models import AuditEvent, Competition, Player, Table, Tournament, db
 from tests.conftest import make_tournament
@@ -298,3 +301,22 @@ def test_a_refusal_no_page_shows_is_a_plain_422(app):
     with app.test_request_context("/director/"):
         body, status = handler(SetupError(None, "Not now."))
     assert status == 422 and "Not now." in body
+
+
+def test_the_overview_polls_once_before_round_one_is_seated_too(client, director):
+    """No director's bar yet: the overview's own poll keeps its clock, which changes once
+    round 1 is seated."""
+    tournament = make_tournament(director, seated=False, code="EARLY")
+    page = client.get(f"/director/t/{tournament.id}").get_data(as_text=True)
+    assert page.count('hx-trigger="every') == 1 and 'id="director-bar"' not in page
+    poller = re.search(r'<div id="live"[^>]*>', page).group(0)
+    url = re.search(r'hx-get="([^"]*)"', poller).group(1).replace("&amp;", "&")
+    assert url.startswith(f"/live/director/{tournament.id}?")
+    shown = dict(re.findall(r'data-live="(\w+)" data-live-version="([^"]*)"', page))
+    assert shown == {"clock": "none"}
+    hx = {"HX-Request": "true"}
+    assert client.get(f"{url}&clock=none", headers=hx).status_code == 204
+    seat_round_one(tournament, method="number", user=director)
+    db.session.commit()
+    answer = client.get(f"{url}&clock=none", headers=hx).get_data(as_text=True)
+    assert 'id="clock"' in answer and 'hx-swap-oob="true"' in answer and "Round 1" in answer
