@@ -1,7 +1,8 @@
 """What a live page's one poll compares: the versions of every part the page shows.
 
-A table page shows three live parts (the clock, the sheet's panel, the call bar). Its
-poll sends the version of each as the page shows it; `table_poll` reads the current ones
+A table page shows three live parts (the clock, the sheet's panel, the call bar); its
+entry and review pages show two (the clock, the call bar) and send no panel. The poll
+sends the version of each part as the page shows it; `table_poll` reads the current ones
 in four indexed lookups (the clock, the table by its link, its round with the sheet's
 version, its latest call) and says which parts changed. Nothing here renders or touches
 the request: the same function answers the 204 before Flask builds a request (see
@@ -58,12 +59,13 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
     poll = TablePoll(table=table, tournament=tournament, state=state, call=call,
                      versions=versions)
     asked_panel = shown.get(PANEL)
-    if state is None or (asked_panel and
-                         asked_panel.split("-")[0] != str(state.round.number)):
+    if asked_panel and (state is None
+                        or asked_panel.split("-")[0] != str(state.round.number)):
         poll.refresh = True
     if not clock_service.unchanged(clock, shown.get(CLOCK), shown.get("shown")):
         poll.changed.append(CLOCK)
-    for part in (PANEL, CALL):
+    # A page without the panel (entry, review) is not sent one.
+    for part in (PANEL, CALL) if asked_panel else (CALL,):
         if shown.get(part) != versions[part]:
             poll.changed.append(part)
     return poll
@@ -180,7 +182,7 @@ def fast_unchanged(connection, code: str, number: int, token: str | None,
     mine = _Prefixed(row, "t_")
     panel = (f"{row.t_number}-{row.sheet_version or 1}-{row.t_clock_version}"
              f"-{round_clock(mine).state(now)}")
-    if shown.get(PANEL) != panel:
+    if shown.get(PANEL) and shown.get(PANEL) != panel:
         return False
     shows_call = False
     if row.call_id is not None:

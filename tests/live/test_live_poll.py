@@ -42,6 +42,24 @@ def test_the_table_page_polls_once_for_its_three_live_parts(east):
     assert 'hx-swap="none"' in poller
 
 
+@pytest.mark.parametrize("path", ["/game", "/review"])
+def test_the_entry_and_review_pages_poll_once_for_the_clock_and_the_call_bar(east, path):
+    html = east.get(path, r=1).get_data(as_text=True)
+    shown = live_parts(html)
+    assert set(shown) == {"clock", "call"} and html.count('hx-trigger="every') == 1
+    poller = re.search(r'<div id="live"[^>]*>', html).group(0)
+    assert f"/live/t/{east.tournament.code}/1?k={east.table.token}&amp;r=1" in poller
+    assert poll(east, shown, r=1).status_code == 204
+    # A saved game changes the sheet's panel, which these pages do not show.
+    east.save(1, outcome="wall")
+    assert poll(east, shown, r=1).status_code == 204
+    call, _ = table_calls.place_call(east.table, "", "")
+    db.session.commit()
+    answer = poll(east, shown, r=1).get_data(as_text=True)
+    assert live_parts(answer) == {"call": f"{call.id}.{call.version}"}
+    assert "The director has been called" in answer
+
+
 def test_nothing_changed_is_204_in_a_handful_of_queries(east):
     shown = live_parts(east.get().get_data(as_text=True))
     with count_queries() as queries:
