@@ -49,6 +49,10 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
     dee.get_by_role("button", name="Enable sound").click()
     expect(dee.get_by_role("button", name="Sound on (tap to mute)")).to_be_visible()
     assert_accessible(dee)
+    # The queue and the director's bar come with the page's one poll.
+    polled = []
+    dee.on("request", lambda request: polled.append(request.url)
+           if request.resource_type in ("xhr", "fetch") and request.method == "GET" else None)
 
     # The table: one tap calls (here with a reason and a note).
     table.goto(f"{live_server.url}/t/{t['code']}/1?k={t['token']}")
@@ -74,6 +78,7 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
         expect(card).to_contain_text("North has 12 tiles")
         expect(card).to_contain_text("Round 1")
         expect(card.locator(".wait-badge")).to_contain_text("Waiting 0:")
+    assert polled and all(f"/live/director/{t['id']}?" in url for url in polled), polled
     # The new call rang on the phone whose sound is on.
     expect(dee.locator("#enable-sound")).to_have_attribute("data-alerts", "1")
     expect(dee.locator('[data-announcer="queue"]')).to_have_text("New call: Table 1")

@@ -118,8 +118,12 @@ def calls_helpers():
 
 def _render_table(table, status: int = 200, **kwargs):
     tc = table_call_context(table, **kwargs)
+    # A tap on a page with one poll for all its live parts (live=1) gets the bar back as
+    # that poll's part, not as a second poll beside it.
+    live = wants_partial() and request.method == "POST" and request.form.get("live") == "1"
     return render_page_or_partial("calls/table.html", "calls/_table_state.html", status=status,
-                                  table=table, tournament=table.tournament, tc=tc)
+                                  table=table, tournament=table.tournament, tc=tc,
+                                  live_url=live)
 
 
 @bp.errorhandler(BadLink)

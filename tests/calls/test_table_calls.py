@@ -166,6 +166,17 @@ def test_polling_gets_204_while_nothing_changed(client, table, table_url, place)
     assert page.status_code == 200 and "<html" in page.get_data(as_text=True)
 
 
+def test_a_tap_on_a_page_with_one_poll_keeps_the_bar_a_part_of_it(client, table, table_url):
+    page = client.get(f"/t/{table.tournament.code}/{table.number}?k={table.token}")
+    assert '<input type="hidden" name="live" value="1">' in page.get_data(as_text=True)
+    html = client.post(table_url(), data={"live": "1"}, headers=HX).get_data(as_text=True)
+    assert 'data-live="call"' in html and "hx-trigger" not in html
+    assert '<input type="hidden" name="live" value="1">' in html  # and so the next tap
+    # The bar's own page (and a form without the field) polls on its own.
+    html = client.post(table_url("/cancel"), data={}, headers=HX).get_data(as_text=True)
+    assert 'data-live="call"' not in html and 'hx-trigger="every' in html
+
+
 def test_the_table_sees_the_director_on_the_way_then_the_ruling(client, table, table_url,
                                                                  place, director, co_director):
     call = place()
