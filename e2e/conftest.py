@@ -31,6 +31,10 @@ CHROMIUM_FLAGS = [
 ]
 
 
+# Werkzeug's cheapest method, for accounts the tests seed (the same as tests/conftest.py's).
+CHEAP_HASH = "pbkdf2:sha256:1"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -60,6 +64,7 @@ class LiveServer:
             **(extra_env or {}),
         }
         self.process: subprocess.Popen | None = None
+        self._app = None
 
     def flask(self, *args: str) -> str:
         result = subprocess.run(
@@ -106,10 +111,26 @@ class LiveServer:
 
     def app_context(self):
         """An app context on the server's database, to seed data and check results."""
-        from app import create_app
+        if self._app is None:
+            from app import create_app
 
-        app = create_app({"DATABASE_URL": self.database_url, "BASE_URL": self.url})
-        return app.app_context()
+            # One app per server: building one costs as much as a few page loads. Accounts
+            # seeded through it get a cheap password hash (scrypt costs a quarter of a
+            # second each); the server checks any hash by the method stored in it and
+            # hashes its own (sign-up, new passwords) with scrypt as in production.
+            self._app = create_app({"DATABASE_URL": self.database_url, "BASE_URL": self.url,
+                                    "PASSWORD_HASH_METHOD": CHEAP_HASH})
+        return self._app.app_context()
+
+    def add_director(self, email: str, password: str, name: str = "Dee Director") -> None:
+        """An account as `flask create-director` makes it (tests/test_app.py tests the
+        command), without a Python start and an app import per test."""
+        from blueprints.auth.service import create_user
+        from models import db
+
+        with self.app_context():
+            create_user(email, name, password)
+            db.session.commit()
 
 
 @pytest.fixture(scope="session")
@@ -217,8 +238,7 @@ def director_account(live_server):
 
     email = f"director-{secrets.token_hex(4)}@example.com"
     password = "e2e-password-1"
-    live_server.flask("create-director", email, "--name", "Dee Director",
-                      "--password", password)
+    live_server.add_director(email, password)
     return email, password
 
 

@@ -57,8 +57,7 @@ def tap(page, name, value):
 def test_sign_in_save_a_game_and_call_the_director_over_https(https_server, https_phone):
     assert https_server.url.startswith("https://")
     email, password = "https-director@example.com", "https-password-1"
-    https_server.flask("create-director", email, "--name", "Dee Director",
-                       "--password", password)
+    https_server.add_director(email, password)
     with https_server.app_context():
         from models import db
 
