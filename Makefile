@@ -11,7 +11,7 @@ PORT ?= 8000
 JOBS ?= 4
 PYTEST := $(PY) -m pytest -q
 
-.PHONY: run test test-fast test-pg test-e2e chromium python-ok bench lint lock clean
+.PHONY: run test test-fast test-pg test-e2e screenshots chromium python-ok bench lint lock clean
 
 # Say plainly what is missing before `python -m venv` fails with a traceback.
 python-ok:
@@ -61,6 +61,11 @@ test-pg: $(VENV)/.dev
 
 test-e2e: $(VENV)/.dev chromium
 	$(PYTEST) -n $(JOBS) e2e/
+
+# The end-to-end tests, keeping a screenshot of each page they pass through in
+# e2e/screenshots/ for people to look at (the other targets take none: no test needs them).
+screenshots: $(VENV)/.dev chromium
+	E2E_SCREENSHOTS=1 $(PYTEST) -n $(JOBS) e2e/
 
 # Finds a Chromium, or installs one (Playwright's, else the distribution's).
 chromium: $(VENV)/.dev

@@ -224,11 +224,19 @@ def assert_accessible(page) -> None:
     assert not violations, results.generate_report()
 
 
-def screenshot(page, name: str) -> None:
-    """Keep a phone-size screenshot for people to look at (e2e/screenshots/, not in git)."""
+# Screenshots are for people reviewing the pages (`make screenshots`); no test looks at
+# them, and a full page at twice the pixels costs the browser a good part of a second.
+SCREENSHOTS = bool(os.environ.get("E2E_SCREENSHOTS"))
+
+
+def screenshot(page, name: str, full_page: bool = True) -> None:
+    """Keep a phone-size screenshot for people to look at (e2e/screenshots/, not in git)
+    when E2E_SCREENSHOTS is set."""
+    if not SCREENSHOTS:
+        return
     out = ROOT / "e2e" / "screenshots"
     out.mkdir(exist_ok=True)
-    page.screenshot(path=str(out / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(out / f"{name}.png"), full_page=full_page)
 
 
 @pytest.fixture

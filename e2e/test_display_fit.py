@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from e2e.conftest import ROOT, assert_accessible
+from e2e.conftest import assert_accessible, screenshot
 
 SCREENS = [(1920, 1080), (1280, 720), (1024, 768)]
 LONG_NAMES = {3: "Margaret Featherstonehaugh-Worthington", 7: "Bartholomew Quackenbush III"}
@@ -98,9 +98,7 @@ def open_screen(browser, live_server, code, width, height):
 
 
 def check_fits(page, name):
-    out = ROOT / "e2e" / "screenshots"
-    out.mkdir(exist_ok=True)
-    page.screenshot(path=str(out / f"{name}.png"))  # the viewport: all there is to see
+    screenshot(page, name, full_page=False)  # the viewport: all there is to see
     assert page.evaluate(OUTSIDE) == []
     for part in (".clock__time", ".display-qr svg", ".display-address", "#leaders-title"):
         expect(page.locator(part)).to_be_in_viewport(ratio=1)
