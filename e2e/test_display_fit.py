@@ -56,8 +56,7 @@ def screen_code(live_server):
     from tests.results.conftest import add_sheet
 
     email = f"screen-{secrets.token_hex(4)}@example.com"
-    live_server.flask("create-director", email, "--name", "Sam Screen",
-                      "--password", "screen-password-1")
+    live_server.add_director(email, "screen-password-1", name="Sam Screen")
     with live_server.app_context():
         director = db.session.query(User).filter_by(email=email).one()
         tournament = create_tournament(director, name="Ballroom Spring Invitational",
