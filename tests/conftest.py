@@ -24,8 +24,8 @@ BACKEND = os.environ.get("MAHJTABLE_TEST_BACKEND", "sqlite")
 def pytest_collection_modifyitems(items):
     """The end-to-end and fault tests first: each takes seconds to a minute, a view test a
     fraction of a second. pytest-xdist hands tests out in this order, so the long ones are
-    spread over the workers from the start and the short ones fill in after them; last,
-    one worker would still be busy with a long test after the others had finished."""
+    spread over the workers from the start and the short ones fill in after them. Run
+    last, a long test keeps one worker busy after the others have finished."""
     items.sort(key=lambda item: not (item.get_closest_marker("e2e")
                                      or item.get_closest_marker("fault")))
 
