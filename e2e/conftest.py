@@ -66,15 +66,6 @@ class LiveServer:
         self.process: subprocess.Popen | None = None
         self._app = None
 
-    def flask(self, *args: str) -> str:
-        result = subprocess.run(
-            [sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=self.env,
-            capture_output=True, text=True, timeout=120,
-        )
-        if result.returncode:
-            raise RuntimeError(f"flask {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
-        return result.stdout
-
     def start(self) -> LiveServer:
         self.log = open(self.workdir / "gunicorn.log", "w")  # noqa: SIM115 (closed in stop)
         tls_args = ["--certfile", str(self.tls[0]), "--keyfile", str(self.tls[1])] \
@@ -122,6 +113,14 @@ class LiveServer:
                                     "PASSWORD_HASH_METHOD": CHEAP_HASH})
         return self._app.app_context()
 
+    def migrate(self) -> None:
+        """`flask db upgrade` on the server's database, in this process: a subprocess
+        costs a Python start and an app import, many seconds on a busy machine."""
+        from flask_migrate import upgrade
+
+        with self.app_context():
+            upgrade()
+
     def add_director(self, email: str, password: str, name: str = "Dee Director") -> None:
         """An account as `flask create-director` makes it (tests/test_app.py tests the
         command), without a Python start and an app import per test."""
@@ -136,7 +135,7 @@ class LiveServer:
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     server = LiveServer(tmp_path_factory.mktemp("e2e"))
-    server.flask("db", "upgrade")
+    server.migrate()
     server.start()
     yield server
     server.stop()

@@ -24,7 +24,7 @@ def https_server(tmp_path_factory):
          "-addext", "subjectAltName=IP:127.0.0.1"],
         check=True, capture_output=True, timeout=60)
     server = LiveServer(workdir, tls=(cert, key))
-    server.flask("db", "upgrade")
+    server.migrate()
     server.start()
     yield server
     server.stop()
