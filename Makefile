@@ -6,9 +6,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 FLASK := $(VENV)/bin/flask --app app
 PORT ?= 8000
-# pytest-xdist workers. More workers than cores pays: the end-to-end and fault tests
-# spend most of their time waiting on a browser or a server, not on the CPU.
-JOBS ?= 4
+# pytest-xdist workers. One more than the two cores of a small machine: the end-to-end
+# and fault tests wait on a browser or a server part of the time, but a fourth worker (a
+# fourth browser and server) cost more CPU than its waits gave back.
+JOBS ?= 3
 PYTEST := $(PY) -m pytest -q
 
 .PHONY: run test test-fast test-pg test-e2e screenshots chromium python-ok bench lint lock clean
