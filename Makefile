@@ -6,12 +6,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 FLASK := $(VENV)/bin/flask --app app
 PORT ?= 8000
-# pytest-xdist workers. More workers than cores pays: the end-to-end and fault tests
-# spend most of their time waiting on a browser or a server, not on the CPU.
-JOBS ?= 4
+# pytest-xdist workers. One more than the two cores of a small machine: the end-to-end
+# and fault tests wait on a browser or a server part of the time, but a fourth worker (a
+# fourth browser and server) cost more CPU than its waits gave back.
+JOBS ?= 3
 PYTEST := $(PY) -m pytest -q
 
-.PHONY: run test test-fast test-pg test-e2e chromium python-ok bench lint lock clean
+.PHONY: run test test-fast test-pg test-e2e screenshots chromium python-ok bench lint lock clean
 
 # Say plainly what is missing before `python -m venv` fails with a traceback.
 python-ok:
@@ -61,6 +62,11 @@ test-pg: $(VENV)/.dev
 
 test-e2e: $(VENV)/.dev chromium
 	$(PYTEST) -n $(JOBS) e2e/
+
+# The end-to-end tests, keeping a screenshot of each page they pass through in
+# e2e/screenshots/ for people to look at (the other targets take none: no test needs them).
+screenshots: $(VENV)/.dev chromium
+	E2E_SCREENSHOTS=1 $(PYTEST) -n $(JOBS) e2e/
 
 # Finds a Chromium, or installs one (Playwright's, else the distribution's).
 chromium: $(VENV)/.dev

@@ -31,6 +31,10 @@ CHROMIUM_FLAGS = [
 ]
 
 
+# Werkzeug's cheapest method, for accounts the tests seed (the same as tests/conftest.py's).
+CHEAP_HASH = "pbkdf2:sha256:1"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -60,15 +64,7 @@ class LiveServer:
             **(extra_env or {}),
         }
         self.process: subprocess.Popen | None = None
-
-    def flask(self, *args: str) -> str:
-        result = subprocess.run(
-            [sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=self.env,
-            capture_output=True, text=True, timeout=120,
-        )
-        if result.returncode:
-            raise RuntimeError(f"flask {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
-        return result.stdout
+        self._app = None
 
     def start(self) -> LiveServer:
         self.log = open(self.workdir / "gunicorn.log", "w")  # noqa: SIM115 (closed in stop)
@@ -106,16 +102,40 @@ class LiveServer:
 
     def app_context(self):
         """An app context on the server's database, to seed data and check results."""
-        from app import create_app
+        if self._app is None:
+            from app import create_app
 
-        app = create_app({"DATABASE_URL": self.database_url, "BASE_URL": self.url})
-        return app.app_context()
+            # One app per server: building one costs as much as a few page loads. Accounts
+            # seeded through it get a cheap password hash (scrypt costs a quarter of a
+            # second each); the server checks any hash by the method stored in it and
+            # hashes its own (sign-up, new passwords) with scrypt as in production.
+            self._app = create_app({"DATABASE_URL": self.database_url, "BASE_URL": self.url,
+                                    "PASSWORD_HASH_METHOD": CHEAP_HASH})
+        return self._app.app_context()
+
+    def migrate(self) -> None:
+        """`flask db upgrade` on the server's database, in this process: a subprocess
+        costs a Python start and an app import, many seconds on a busy machine."""
+        from flask_migrate import upgrade
+
+        with self.app_context():
+            upgrade()
+
+    def add_director(self, email: str, password: str, name: str = "Dee Director") -> None:
+        """An account as `flask create-director` makes it (tests/test_app.py tests the
+        command), without a Python start and an app import per test."""
+        from blueprints.auth.service import create_user
+        from models import db
+
+        with self.app_context():
+            create_user(email, name, password)
+            db.session.commit()
 
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     server = LiveServer(tmp_path_factory.mktemp("e2e"))
-    server.flask("db", "upgrade")
+    server.migrate()
     server.start()
     yield server
     server.stop()
@@ -203,11 +223,19 @@ def assert_accessible(page) -> None:
     assert not violations, results.generate_report()
 
 
-def screenshot(page, name: str) -> None:
-    """Keep a phone-size screenshot for people to look at (e2e/screenshots/, not in git)."""
+# Screenshots are for people reviewing the pages (`make screenshots`); no test looks at
+# them, and a full page at twice the pixels costs the browser a good part of a second.
+SCREENSHOTS = bool(os.environ.get("E2E_SCREENSHOTS"))
+
+
+def screenshot(page, name: str, full_page: bool = True) -> None:
+    """Keep a phone-size screenshot for people to look at (e2e/screenshots/, not in git)
+    when E2E_SCREENSHOTS is set."""
+    if not SCREENSHOTS:
+        return
     out = ROOT / "e2e" / "screenshots"
     out.mkdir(exist_ok=True)
-    page.screenshot(path=str(out / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(out / f"{name}.png"), full_page=full_page)
 
 
 @pytest.fixture
@@ -217,8 +245,7 @@ def director_account(live_server):
 
     email = f"director-{secrets.token_hex(4)}@example.com"
     password = "e2e-password-1"
-    live_server.flask("create-director", email, "--name", "Dee Director",
-                      "--password", password)
+    live_server.add_director(email, password)
     return email, password
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from e2e.conftest import ROOT, assert_accessible
+from e2e.conftest import assert_accessible, screenshot
 
 SCREENS = [(1920, 1080), (1280, 720), (1024, 768)]
 LONG_NAMES = {3: "Margaret Featherstonehaugh-Worthington", 7: "Bartholomew Quackenbush III"}
@@ -56,8 +56,7 @@ def screen_code(live_server):
     from tests.results.conftest import add_sheet
 
     email = f"screen-{secrets.token_hex(4)}@example.com"
-    live_server.flask("create-director", email, "--name", "Sam Screen",
-                      "--password", "screen-password-1")
+    live_server.add_director(email, "screen-password-1", name="Sam Screen")
     with live_server.app_context():
         director = db.session.query(User).filter_by(email=email).one()
         tournament = create_tournament(director, name="Ballroom Spring Invitational",
@@ -98,9 +97,7 @@ def open_screen(browser, live_server, code, width, height):
 
 
 def check_fits(page, name):
-    out = ROOT / "e2e" / "screenshots"
-    out.mkdir(exist_ok=True)
-    page.screenshot(path=str(out / f"{name}.png"))  # the viewport: all there is to see
+    screenshot(page, name, full_page=False)  # the viewport: all there is to see
     assert page.evaluate(OUTSIDE) == []
     for part in (".clock__time", ".display-qr svg", ".display-address", "#leaders-title"):
         expect(page.locator(part)).to_be_in_viewport(ratio=1)

@@ -24,7 +24,7 @@ def https_server(tmp_path_factory):
          "-addext", "subjectAltName=IP:127.0.0.1"],
         check=True, capture_output=True, timeout=60)
     server = LiveServer(workdir, tls=(cert, key))
-    server.flask("db", "upgrade")
+    server.migrate()
     server.start()
     yield server
     server.stop()
@@ -57,8 +57,7 @@ def tap(page, name, value):
 def test_sign_in_save_a_game_and_call_the_director_over_https(https_server, https_phone):
     assert https_server.url.startswith("https://")
     email, password = "https-director@example.com", "https-password-1"
-    https_server.flask("create-director", email, "--name", "Dee Director",
-                       "--password", password)
+    https_server.add_director(email, password)
     with https_server.app_context():
         from models import db
 

@@ -57,11 +57,12 @@ def test_a_thrown_game_reads_as_a_card_in_sentences(live_server, page):
     page.locator("#initials").fill("BG")
     page.get_by_role("button", name="Save game 1").click()
     expect(page.locator("h1")).to_contain_text("Table 1")
+    # The entry page's heading names the table too: the sheet's card shows the save is in.
+    card = page.locator("#sheet .game-card")
+    expect(card).to_have_count(1)
 
     [(_, outcome, points)] = db_games(live_server, code)
     assert outcome == "mahjong"
-    card = page.locator("#sheet .game-card")
-    expect(card).to_have_count(1)
     expect(card.locator(".game-head")).to_have_text("Game 1: Mah Jongg")
     expect(card.locator(".detail")).to_have_text(
         "Bea Goldberg (South) won, thrown by Carol Chen (West).")

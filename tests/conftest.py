@@ -20,6 +20,16 @@ from models import Player, db
 BACKEND = os.environ.get("MAHJTABLE_TEST_BACKEND", "sqlite")
 
 
+@pytest.hookimpl(trylast=True)  # after e2e/conftest.py has marked its tests
+def pytest_collection_modifyitems(items):
+    """The end-to-end and fault tests first: each takes seconds to a minute, a view test a
+    fraction of a second. pytest-xdist hands tests out in this order, so the long ones are
+    spread over the workers from the start and the short ones fill in after them. Run
+    last, a long test keeps one worker busy after the others have finished."""
+    items.sort(key=lambda item: not (item.get_closest_marker("e2e")
+                                     or item.get_closest_marker("fault")))
+
+
 # "public" when pytest runs alone, "gw0", "gw1", ... under xdist.
 PG_SCHEMA = os.environ.get("PYTEST_XDIST_WORKER", "public")
 

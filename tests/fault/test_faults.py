@@ -52,7 +52,7 @@ def database_url(tmp_path):
 @pytest.fixture
 def server(tmp_path, database_url):
     server = LiveServer(tmp_path, {"WEB_CONCURRENCY": "3"}, database_url=database_url)
-    server.flask("db", "upgrade")
+    server.migrate()
     yield server
     server.stop()
 
@@ -189,7 +189,7 @@ def test_two_phones_editing_one_sheet_get_a_409_not_a_lost_update(server):
 
 def test_concurrent_writers_never_get_a_500(tmp_path, database_url):
     server = LiveServer(tmp_path, {"WEB_CONCURRENCY": "8"}, database_url=database_url)
-    server.flask("db", "upgrade")
+    server.migrate()
     seed = flows.seed(server.database_url, 24)
     server.start()
     try:
