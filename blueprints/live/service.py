@@ -10,13 +10,16 @@ blueprints.live.fast) and decides what the full answer carries."""
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 
 from core import calls as table_calls
 from core import clock as clock_service
 from core import sheets
-from core.lookup import BadLink, table_from_link
+from core.clock import _view, round_clock
+from core.lookup import BadLink, plain_code, table_from_link
 from core.words import OPEN_STATES, SheetState
+from models import utcnow
 
 # The names of the parts, as the page sends them (data-live) and as the query carries them.
 CLOCK, PANEL, CALL = "clock", "panel", "call"
@@ -152,12 +155,6 @@ def fast_unchanged(connection, code: str, number: int, token: str | None,
                    dismissed: list[int]) -> bool:
     """True when every part the phone shows is current (-> 204). False means "ask the
     full view", never "changed": a wrong link, an unknown table, anything unusual."""
-    import secrets
-
-    from core.clock import _view, round_clock
-    from core.lookup import plain_code
-    from models import utcnow
-
     code = plain_code(code)
     if not token or code is None:
         return False
