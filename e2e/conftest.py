@@ -31,6 +31,12 @@ CHROMIUM_FLAGS = [
 ]
 
 
+# How often the servers' live parts poll. Short, so a test that waits for a screen to
+# follow waits a second, not the 10 of a real event.
+POLL_SECONDS = int(os.environ.get("E2E_POLL_SECONDS", "1"))
+# A poll, plus time for a loaded machine to answer it and the browser to swap it in.
+WITHIN_ONE_POLL = (POLL_SECONDS + 4) * 1000
+
 # Werkzeug's cheapest method, for accounts the tests seed (the same as tests/conftest.py's).
 CHEAP_HASH = "pbkdf2:sha256:1"
 
@@ -60,7 +66,7 @@ class LiveServer:
             "PORT": str(self.port),
             "HOST": "127.0.0.1",
             "WEB_CONCURRENCY": "2",
-            "POLL_SECONDS": os.environ.get("E2E_POLL_SECONDS", "2"),
+            "POLL_SECONDS": str(POLL_SECONDS),
             **(extra_env or {}),
         }
         self.process: subprocess.Popen | None = None

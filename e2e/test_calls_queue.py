@@ -11,11 +11,14 @@ import re
 
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_accessible, screenshot, seat_new_tournament, sign_in
+from e2e.conftest import (
+    WITHIN_ONE_POLL,
+    assert_accessible,
+    screenshot,
+    seat_new_tournament,
+    sign_in,
+)
 from e2e.test_clock_live import assert_landmarks_unique
-
-POLL = 2  # E2E_POLL_SECONDS
-WITHIN_ONE_POLL = (POLL + 3) * 1000
 
 
 def seed(live_server, director_email):

@@ -9,10 +9,13 @@ import re
 
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_accessible, screenshot, seat_new_tournament, sign_in
-
-POLL = 2  # E2E_POLL_SECONDS
-WITHIN_ONE_POLL = (POLL + 3) * 1000
+from e2e.conftest import (
+    WITHIN_ONE_POLL,
+    assert_accessible,
+    screenshot,
+    seat_new_tournament,
+    sign_in,
+)
 
 
 class Taps:
