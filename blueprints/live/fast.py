@@ -55,7 +55,12 @@ class UnchangedPoll:
         try:
             if self.engine is None:
                 with self.app.app_context():
-                    self.engine = db.engine
+                    engine = db.engine
+                if engine.dialect.name == "postgresql":
+                    # One statement is its own snapshot: no BEGIN before it and no
+                    # ROLLBACK after it, two of the poll's three round trips.
+                    engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+                self.engine = engine
             with self.engine.connect() as connection:
                 return service.fast_unchanged(
                     connection, code, int(number), args.get("k"),

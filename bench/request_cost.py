@@ -1,0 +1,195 @@
+"""Server CPU and database work per request, measured in this process.
+
+    python -m bench.request_cost                                   # SQLite (a temporary file)
+    python -m bench.request_cost --database-url postgresql+psycopg://u@127.0.0.1:5432/db
+    python -m bench.request_cost --profile poll                    # cProfile of one kind
+
+The database is emptied, migrated and seeded with bench.flows.seed (150 tables); then the
+Flask test client sends, after a warm-up, a few hundred of each request a phone at table 1
+makes: the page's one poll carrying the versions the page shows (unchanged: 204), the
+table page, and a bare route through the whole stack (session, login, hooks). CPU is
+time.process_time per request (the client's share included, the same for every kind; the
+bare Flask app of bench/floor.py is measured the same way as the floor). Database work is
+counted with SQLAlchemy's events: statements, pool checkouts, pre-pings, and the
+transaction ends (COMMIT, or the ROLLBACK of reset-on-return) that reach the server. On
+PostgreSQL a round trip is each of those plus the BEGIN psycopg sends before a
+transaction's first statement; SQLite has no round trips, only statements."""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+KINDS = ("poll", "page", "bare")
+
+
+def reset_schema(app) -> None:
+    from flask_migrate import upgrade
+    from sqlalchemy import text
+
+    from models import db
+
+    with app.app_context():
+        if db.engine.dialect.name == "postgresql":
+            with db.engine.begin() as connection:
+                connection.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+        upgrade(directory=os.path.join(app.root_path, "migrations"))
+        db.engine.dispose()
+
+
+class Counts:
+    """Database events, counted on one engine."""
+
+    def __init__(self, engine):
+        from sqlalchemy import event
+
+        self.counts: Counter[str] = Counter()
+        self.postgres = engine.dialect.name == "postgresql"
+        event.listen(engine, "before_cursor_execute", self._statement)
+        event.listen(engine, "begin", self._begin)
+        event.listen(engine, "commit", self._commit)
+        event.listen(engine, "rollback", self._rollback)
+        event.listen(engine.pool, "checkout", self._checkout)
+        event.listen(engine.pool, "reset", self._reset)
+        dialect = engine.dialect
+        ping = dialect.do_ping
+
+        def counted_ping(dbapi_connection):
+            self.counts["pings"] += 1
+            return ping(dbapi_connection)
+
+        dialect.do_ping = counted_ping
+
+    def _statement(self, conn, cursor, statement, parameters, context, executemany):
+        self.counts["statements"] += 1
+
+    def _begin(self, conn):
+        # psycopg sends BEGIN before the first statement, unless the connection autocommits.
+        if self.postgres and not conn.connection.dbapi_connection.autocommit:
+            self.counts["begins"] += 1
+
+    def _commit(self, conn):
+        self.counts["ends"] += 1
+
+    def _rollback(self, conn):
+        self._end(conn.connection.dbapi_connection)
+
+    def _checkout(self, dbapi_connection, record, proxy):
+        self.counts["checkouts"] += 1
+
+    def _reset(self, dbapi_connection, record, reset_state=None):
+        self._end(dbapi_connection)
+
+    def _end(self, dbapi_connection):
+        # A rollback reaches the server only inside a transaction (psycopg sends nothing
+        # for an idle connection; sqlite3 neither).
+        if dbapi_connection is None:
+            return
+        if self.postgres:
+            from psycopg.pq import TransactionStatus
+
+            if dbapi_connection.info.transaction_status != TransactionStatus.IDLE:
+                self.counts["ends"] += 1
+        elif dbapi_connection.in_transaction:
+            self.counts["ends"] += 1
+
+    def per(self, requests: int) -> dict[str, float]:
+        out = {k: self.counts[k] / requests
+               for k in ("statements", "checkouts", "pings", "begins", "ends")}
+        if self.postgres:
+            out["round trips"] = (out["statements"] + out["pings"] + out["begins"]
+                                  + out["ends"])
+        return out
+
+
+def requests_for(database_url: str):
+    """The app, a client holding the page's cookies, and {kind: (path, headers, status)}."""
+    from bench import flows
+
+    seed = flows.seed(database_url, 150)
+    app = flows.app_for(database_url)
+    app.add_url_rule("/_bare", "bare", lambda: "ok")
+    client = app.test_client()
+    page_path = flows.table_url(seed, 1)
+    page = client.get(page_path)
+    assert page.status_code == 200, page.status_code
+    url, versions = flows.live_poll(page.get_data(as_text=True))
+    poll_path = flows.with_versions(url, versions)
+    hx = {"HX-Request": "true"}
+    kinds = {"poll": (poll_path, hx, 204), "page": (page_path, {}, 200),
+             "bare": ("/_bare", {}, 200)}
+    return app, client, kinds
+
+
+def cpu_ms(client, path, headers, status, count: int) -> float:
+    for _ in range(max(20, count // 5)):  # warm-up: caches, pool, compiled statements
+        response = client.get(path, headers=headers)
+        assert response.status_code == status, (path, response.status_code)
+    start = time.process_time()
+    for _ in range(count):
+        client.get(path, headers=headers)
+    return (time.process_time() - start) * 1000 / count
+
+
+def floor_ms(count: int) -> float:
+    from bench.floor import app
+
+    return cpu_ms(app.test_client(), "/", {}, 200, count)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", help="default: SQLite in a temporary folder")
+    parser.add_argument("--requests", type=int, default=400)
+    parser.add_argument("--profile", choices=KINDS, help="cProfile this kind of request")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        url = args.database_url or f"sqlite:///{Path(folder) / 'cost.db'}"
+        os.environ.setdefault("SECRET_KEY", "request-cost")
+        from bench.flows import app_for
+
+        reset_schema(app_for(url))
+        app, client, kinds = requests_for(url)
+        with app.app_context():
+            from models import db
+
+            engine = db.engine
+        print(f"backend: {engine.dialect.name}, {args.requests} requests each after warm-up")
+        print(f"  floor (bench/floor.py)  {floor_ms(args.requests):6.2f} CPU-ms")
+        for kind, (path, headers, status) in kinds.items():
+            ms = cpu_ms(client, path, headers, status, args.requests)
+            counts = Counts(engine)
+            for _ in range(50):
+                client.get(path, headers=headers)
+            work = ", ".join(f"{k} {v:g}" for k, v in counts.per(50).items())
+            print(f"  {kind:5} {status}  {ms:6.2f} CPU-ms   per request: {work}")
+            from sqlalchemy import event
+
+            for name, fn in (("before_cursor_execute", counts._statement),
+                             ("begin", counts._begin), ("commit", counts._commit),
+                             ("rollback", counts._rollback)):
+                event.remove(engine, name, fn)
+            event.remove(engine.pool, "checkout", counts._checkout)
+            event.remove(engine.pool, "reset", counts._reset)
+            del engine.dialect.do_ping
+        if args.profile:
+            path, headers, _ = kinds[args.profile]
+            profiler = cProfile.Profile(time.process_time)
+            profiler.enable()
+            for _ in range(args.requests):
+                client.get(path, headers=headers)
+            profiler.disable()
+            stats = pstats.Stats(profiler)
+            stats.sort_stats("tottime").print_stats(25)
+            stats.sort_stats("cumulative").print_stats(40)
+        engine.dispose()
+
+
+if __name__ == "__main__":
+    main()
