@@ -3,6 +3,7 @@
     python -m bench.request_cost                                   # SQLite (a temporary file)
     python -m bench.request_cost --database-url postgresql+psycopg://u@127.0.0.1:5432/db
     python -m bench.request_cost --profile poll                    # cProfile of one kind
+    python -m bench.request_cost --wrk                             # also over HTTP
 
 The database is emptied, migrated and seeded with bench.flows.seed (150 tables); then the
 Flask test client sends, after a warm-up, a few hundred of each request a phone at table 1
@@ -13,7 +14,12 @@ bare Flask app of bench/floor.py is measured the same way as the floor). Databas
 counted with SQLAlchemy's events: statements, pool checkouts, pre-pings, and the
 transaction ends (COMMIT, or the ROLLBACK of reset-on-return) that reach the server. On
 PostgreSQL a round trip is each of those plus the BEGIN psycopg sends before a
-transaction's first statement; SQLite has no round trips, only statements."""
+transaction's first statement; SQLite has no round trips, only statements.
+
+With --wrk, the same paths (and the floor) are then served by gunicorn (gunicorn.conf.py,
+5 sync workers) and loaded with wrk for a few seconds each; the server's CPU per request
+is its processes' CPU from /proc (bench/wrk.py), the database server's beside it when it
+is a local PostgreSQL."""
 
 from __future__ import annotations
 
@@ -148,6 +154,8 @@ def main() -> None:
     parser.add_argument("--database-url", help="default: SQLite in a temporary folder")
     parser.add_argument("--requests", type=int, default=400)
     parser.add_argument("--profile", choices=KINDS, help="cProfile this kind of request")
+    parser.add_argument("--wrk", type=float, metavar="SECONDS", nargs="?", const=5,
+                        help="also load each path over HTTP with wrk for this long")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{Path(folder) / 'cost.db'}"
@@ -189,6 +197,40 @@ def main() -> None:
             stats.sort_stats("tottime").print_stats(25)
             stats.sort_stats("cumulative").print_stats(40)
         engine.dispose()
+        if args.wrk:
+            over_http(url, kinds, args.wrk, Path(folder))
+
+
+def over_http(url: str, kinds: dict, seconds: float, folder: Path) -> None:
+    from bench import wrk
+    from bench.__main__ import _port, gunicorn
+
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "request-cost",
+           "WEB_CONCURRENCY": "5"}
+    env.pop("BASE_URL", None)
+    pg_port = _port(url) if url.startswith("postgres") else None
+    print(f"over HTTP: wrk -t2 -c50 -d{seconds:g}s, gunicorn with 5 sync workers")
+
+    def load(base: str, pid: int, path: str, headers: dict) -> tuple[float, float | None]:
+        before, db_before = wrk.tree_cpu(pid), wrk.postgres_cpu(pg_port)
+        result = wrk.run(base + path, seconds, headers=headers)
+        per = (wrk.tree_cpu(pid) - before) * 1000 / max(1, result.requests)
+        db_after = wrk.postgres_cpu(pg_port)
+        db = (db_after - db_before) * 1000 / max(1, result.requests) \
+            if db_before is not None and db_after is not None else None
+        if result.non_2xx or result.errors:
+            print(f"    ({result.non_2xx} non-2xx, {result.errors} errors)")
+        return per, db
+
+    with gunicorn("bench.floor:app", env, folder / "floor.log") as (base, pid):
+        floor, _ = load(base, pid, "/", {})
+    print(f"  floor        {floor:6.2f} server CPU-ms")
+    with gunicorn("app:create_app()", env, folder / "app.log") as (base, pid):
+        for kind in ("poll", "page"):
+            path, headers, status = kinds[kind]
+            per, db = load(base, pid, path, headers)
+            print(f"  {kind:5} {status}    {per:6.2f} server CPU-ms  ({floor / per:.2f} x floor)"
+                  + (f", PostgreSQL {db:.2f} CPU-ms" if db is not None else ""))
 
 
 if __name__ == "__main__":
