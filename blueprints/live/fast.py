@@ -5,7 +5,8 @@ cookie), match the route, run the before- and after-request hooks (CSRF, login, 
 headers, compression) for an empty 204; at a few hundred phones that is most of the
 server's work. This WSGI wrapper recognises the poll's path, compares the versions with
 one statement on a pooled connection (blueprints.live.service.fast_unchanged, checked
-against the full view's comparison in tests/live), and answers 204 itself. Anything
+against the full view's comparison in tests/live; on PostgreSQL outside a transaction, a
+single round trip), and answers 204 itself. Anything
 else, and any doubt (a bad link, an error), goes to Flask, which answers it in full."""
 
 from __future__ import annotations
@@ -55,20 +56,36 @@ class UnchangedPoll:
         try:
             if self.engine is None:
                 with self.app.app_context():
-                    engine = db.engine
-                if engine.dialect.name == "postgresql":
-                    # One statement is its own snapshot: no BEGIN before it and no
-                    # ROLLBACK after it, two of the poll's three round trips.
-                    engine = engine.execution_options(isolation_level="AUTOCOMMIT")
-                self.engine = engine
-            with self.engine.connect() as connection:
-                return service.fast_unchanged(
-                    connection, code, int(number), args.get("k"),
-                    small_int(args.get("r")) or None, args, dismissed)
+                    self.engine = db.engine
+            engine = self.engine
+            connection = engine.raw_connection()
+        except Exception:
+            return False  # no database: the full request reports it
+        try:
+            return self._compare(connection, engine.dialect, code, int(number), args,
+                                 dismissed)
         except Exception:
             # A failing database, or anything unexpected: the full request reports it.
+            # The connection may be broken: the pool must not hand it out again.
+            connection.invalidate()
             return False
+        finally:
+            connection.close()
 
+    @staticmethod
+    def _compare(connection, dialect, code, number, args, dismissed) -> bool:
+        if dialect.name != "postgresql":
+            return service.fast_unchanged(connection, dialect, code, number, args.get("k"),
+                                          small_int(args.get("r")) or None, args, dismissed)
+        # One statement is its own snapshot: no BEGIN before it and no ROLLBACK after it,
+        # two of the poll's three round trips. Back to transactions before the pool has it.
+        driver = connection.driver_connection
+        driver.autocommit = True
+        try:
+            return service.fast_unchanged(connection, dialect, code, number, args.get("k"),
+                                          small_int(args.get("r")) or None, args, dismissed)
+        finally:
+            driver.autocommit = False
 
 def install(app) -> None:
     app.wsgi_app = UnchangedPoll(app, app.wsgi_app)

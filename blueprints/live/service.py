@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from core import calls as table_calls
 from core import clock as clock_service
@@ -80,8 +81,11 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
 # statements and loading their objects costs more than everything else in a poll. The 204
 # path asks the same questions in ONE statement, built once, with the same ordering
 # expressions; tests/live compares both answers over every state a table goes through.
+# It is compiled once per database dialect and run on the driver's own cursor:
+# SQLAlchemy's execution (the statement's cache key, the result's metadata, on PostgreSQL
+# a description of every column) cost three times the query's own round trip.
 
-_STATEMENTS: dict[bool, object] = {}
+_COMPILED: dict[tuple[str, str, bool], _Compiled] = {}
 
 
 def _versions_statement(numbered: bool):
@@ -139,6 +143,58 @@ def _versions_statement(numbered: bool):
     )
 
 
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    binds: dict[str, object]               # every parameter's value, processed as SQLAlchemy
+    processors: dict[str, object]          # would; the three given per poll get theirs here
+    order: tuple[str, ...] | None          # parameter names in order (positional drivers)
+    columns: tuple[str, ...]
+    results: tuple[object, ...]            # per column: SQLAlchemy's result processor, or None
+
+
+def _compile(dialect, numbered: bool) -> _Compiled:
+    statement = _versions_statement(numbered)
+    compiled = statement.compile(dialect=dialect)
+    if "POSTCOMPILE" in compiled.string:  # an expanding parameter: not compiled ahead
+        raise RuntimeError("the poll's statement must compile to fixed SQL")
+
+    def processor(type_):
+        return type_.dialect_impl(dialect).bind_processor(dialect)
+
+    processors = {name: fn for name, bind in compiled.binds.items()
+                  if (fn := processor(bind.type)) is not None}
+    binds = {name: (processors[name](bind.value) if name in processors else bind.value)
+             for name, bind in compiled.binds.items()}
+    columns = tuple(column.key for column in statement.selected_columns)
+    results = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
+                    for column in statement.selected_columns)
+    order = tuple(compiled.positiontup) if compiled.positional else None
+    return _Compiled(compiled.string, binds, processors, order, columns, results)
+
+
+def _fetch(dbapi_connection, dialect, numbered: bool, params: dict) -> SimpleNamespace | None:
+    key = (dialect.name, dialect.driver, numbered)
+    query = _COMPILED.get(key)
+    if query is None:
+        query = _COMPILED[key] = _compile(dialect, numbered)
+    values = dict(query.binds)
+    for name, value in params.items():
+        values[name] = query.processors[name](value) if name in query.processors else value
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(query.sql, values if query.order is None
+                       else tuple(values[name] for name in query.order))
+        row = cursor.fetchone()
+    finally:
+        cursor.close()
+    if row is None:
+        return None
+    return SimpleNamespace(**{
+        name: (fn(value) if fn is not None else value)
+        for name, fn, value in zip(query.columns, query.results, row, strict=True)})
+
+
 class _Prefixed:
     """A row's columns that start with `prefix`, as attributes without it (what
     clock_service reads of a round)."""
@@ -150,22 +206,20 @@ class _Prefixed:
         return getattr(self._row, self._prefix + name)
 
 
-def fast_unchanged(connection, code: str, number: int, token: str | None,
+def fast_unchanged(dbapi_connection, dialect, code: str, number: int, token: str | None,
                    round_no: int | None, shown: dict[str, str | None],
                    dismissed: list[int]) -> bool:
     """True when every part the phone shows is current (-> 204). False means "ask the
-    full view", never "changed": a wrong link, an unknown table, anything unusual."""
+    full view", never "changed": a wrong link, an unknown table, anything unusual.
+    `dbapi_connection`: the driver's connection (engine.raw_connection()), of `dialect`."""
     code = plain_code(code)
     if not token or code is None:
         return False
     numbered = round_no is not None
-    statement = _STATEMENTS.get(numbered)
-    if statement is None:
-        statement = _STATEMENTS[numbered] = _versions_statement(numbered)
     params = {"code": code, "number": number}
     if numbered:
         params["round_no"] = round_no
-    row = connection.execute(statement, params).first()
+    row = _fetch(dbapi_connection, dialect, numbered, params)
     # As core.lookup.table_from_link: compared as bytes (any character can be in ?k=).
     if row is None or not secrets.compare_digest(
             row.token.encode(), str(token).encode("utf-8", "surrogatepass")):

@@ -92,9 +92,8 @@ def test_poll_falls_back_to_the_full_answer_when_its_query_fails(app, client, to
     db.session.remove()
 
     def lost(connection, *args):
-        pid = connection.connection.dbapi_connection.info.backend_pid
-        end_backends({pid})
-        connection.execute(text("SELECT 1"))
+        end_backends({connection.driver_connection.info.backend_pid})
+        connection.cursor().execute("SELECT 1")
 
     monkeypatch.setattr(service, "fast_unchanged", lost)
     response = client.get(flows.with_versions(url, versions), headers={"HX-Request": "true"})

@@ -181,15 +181,17 @@ def _both_ways(east, round_no=None, dismissed=()):
                               round_no, shown, list(dismissed))
     with db.engine.connect() as connection:
         def fast(versions):
-            return service.fast_unchanged(connection, east.tournament.code,
-                                          east.table.number, east.table.token, round_no,
-                                          versions, list(dismissed))
+            return service.fast_unchanged(connection.connection, connection.dialect,
+                                          east.tournament.code, east.table.number,
+                                          east.table.token, round_no, versions,
+                                          list(dismissed))
 
         same = fast(dict(poll.versions))
         others = [fast({**poll.versions, part: poll.versions[part] + "x"})
                   for part in poll.versions]
-        wrong_token = service.fast_unchanged(connection, east.tournament.code, 1, "nope",
-                                             round_no, dict(poll.versions), list(dismissed))
+        wrong_token = service.fast_unchanged(connection.connection, connection.dialect,
+                                             east.tournament.code, 1, "nope", round_no,
+                                             dict(poll.versions), list(dismissed))
     return poll, same, others, wrong_token
 
 
@@ -240,8 +242,9 @@ def test_the_one_statement_refuses_an_unseated_round(east):
     from blueprints.live import service
 
     with db.engine.connect() as connection:
-        assert service.fast_unchanged(connection, east.tournament.code, 1, east.table.token,
-                                      9, {"clock": "none", "panel": "none", "call": "none"},
+        assert service.fast_unchanged(connection.connection, connection.dialect,
+                                      east.tournament.code, 1, east.table.token, 9,
+                                      {"clock": "none", "panel": "none", "call": "none"},
                                       []) is False
 
 
