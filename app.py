@@ -33,6 +33,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 from werkzeug.security import safe_join
 
+from core import reads  # noqa: F401  (its listeners: GET requests read outside a transaction)
 from extensions import compress, csrf, db, htmx, login_manager, migrate
 
 CSP = (

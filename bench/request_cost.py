@@ -11,10 +11,11 @@ makes: the page's one poll carrying the versions the page shows (unchanged: 204)
 table page, and a bare route through the whole stack (session, login, hooks). CPU is
 time.process_time per request (the client's share included, the same for every kind; the
 bare Flask app of bench/floor.py is measured the same way as the floor). Database work is
-counted with SQLAlchemy's events: statements, pool checkouts, pre-pings, and the
-transaction ends (COMMIT, or the ROLLBACK of reset-on-return) that reach the server. On
-PostgreSQL a round trip is each of those plus the BEGIN psycopg sends before a
-transaction's first statement; SQLite has no round trips, only statements.
+counted with SQLAlchemy's events (and, for the poll's statement, which runs on the
+driver's cursor, by wrapping blueprints.live.service._fetch): statements, pool
+checkouts, pre-pings, the BEGIN psycopg sends before a transaction's first statement, and
+the transaction ends (COMMIT, ROLLBACK) that reach the server. On PostgreSQL each of
+those but checkouts is a round trip; SQLite has no round trips, only statements.
 
 With --wrk, the same paths (and the floor) are then served by gunicorn (gunicorn.conf.py,
 5 sync workers) and loaded with wrk for a few seconds each; the server's CPU per request
@@ -58,7 +59,6 @@ class Counts:
         self.counts: Counter[str] = Counter()
         self.postgres = engine.dialect.name == "postgresql"
         event.listen(engine, "before_cursor_execute", self._statement)
-        event.listen(engine, "begin", self._begin)
         event.listen(engine, "commit", self._commit)
         event.listen(engine, "rollback", self._rollback)
         event.listen(engine.pool, "checkout", self._checkout)
@@ -71,14 +71,30 @@ class Counts:
             return ping(dbapi_connection)
 
         dialect.do_ping = counted_ping
+        # The unchanged poll runs its statement on the driver's cursor, past the events.
+        from blueprints.live import service
+
+        fetch = self.fetch = service._fetch
+
+        def counted_fetch(dbapi_connection, *args):
+            self.counts["statements"] += 1
+            self._before_statement(dbapi_connection.driver_connection)
+            return fetch(dbapi_connection, *args)
+
+        service._fetch = counted_fetch
 
     def _statement(self, conn, cursor, statement, parameters, context, executemany):
         self.counts["statements"] += 1
+        self._before_statement(conn.connection.driver_connection)
 
-    def _begin(self, conn):
-        # psycopg sends BEGIN before the first statement, unless the connection autocommits.
-        if self.postgres and not conn.connection.dbapi_connection.autocommit:
-            self.counts["begins"] += 1
+    def _before_statement(self, dbapi_connection):
+        # psycopg sends BEGIN before a statement on an idle connection that does not
+        # autocommit.
+        if self.postgres and not dbapi_connection.autocommit:
+            from psycopg.pq import TransactionStatus
+
+            if dbapi_connection.info.transaction_status == TransactionStatus.IDLE:
+                self.counts["begins"] += 1
 
     def _commit(self, conn):
         self.counts["ends"] += 1
@@ -179,8 +195,11 @@ def main() -> None:
             print(f"  {kind:5} {status}  {ms:6.2f} CPU-ms   per request: {work}")
             from sqlalchemy import event
 
+            from blueprints.live import service
+
+            service._fetch = counts.fetch
             for name, fn in (("before_cursor_execute", counts._statement),
-                             ("begin", counts._begin), ("commit", counts._commit),
+                             ("commit", counts._commit),
                              ("rollback", counts._rollback)):
                 event.remove(engine, name, fn)
             event.remove(engine.pool, "checkout", counts._checkout)
@@ -195,7 +214,7 @@ def main() -> None:
             profiler.disable()
             stats = pstats.Stats(profiler)
             stats.sort_stats("tottime").print_stats(25)
-            stats.sort_stats("cumulative").print_stats(40)
+            stats.sort_stats("cumulative").print_stats(int(os.environ.get("PROFILE_LINES", "40")))
         engine.dispose()
         if args.wrk:
             over_http(url, kinds, args.wrk, Path(folder))

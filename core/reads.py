@@ -1,0 +1,64 @@
+"""On PostgreSQL, a GET or HEAD request reads outside a transaction until it writes.
+
+psycopg opens every transaction with its own round trip (BEGIN) and the request's end
+closes it with another (ROLLBACK): two of a table page's twelve, for nothing. Under READ
+COMMITTED, PostgreSQL's default and ours, each statement reads its own snapshot whether
+or not a transaction surrounds it, so plain SELECTs see the same rows either way. (SQLite
+needs nothing: its driver begins a transaction only before a write.)
+
+What a transaction does change is kept: before the first statement that is not a plain
+SELECT (any write, a SAVEPOINT, a row lock FOR UPDATE or FOR SHARE, a CTE), the connection
+goes back to transactions, so psycopg sends BEGIN first and the writes commit or roll
+back together, as everywhere else. Other requests (POST) are untouched."""
+
+from __future__ import annotations
+
+import re
+
+from flask import has_request_context, request
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import Pool
+
+# On the pooled connection's record while it reads outside a transaction.
+OUTSIDE = "reads_outside_transaction"
+READS = ("GET", "HEAD")
+LOCKING = re.compile(r"\bFOR\s+(?:UPDATE|SHARE|NO\s+KEY\s+UPDATE|KEY\s+SHARE)\b", re.I)
+
+
+def plain_read(statement: str) -> bool:
+    head = statement.lstrip()[:6]
+    return head.upper() == "SELECT" and not LOCKING.search(statement)
+
+
+@event.listens_for(Session, "after_begin")
+def _read_outside_transaction(session, transaction, connection):
+    if connection.dialect.driver != "psycopg" or not has_request_context() \
+            or request.method not in READS:
+        return
+    proxied = connection.connection
+    driver = proxied.driver_connection
+    # Only a connection whose transaction has not started yet (psycopg begins lazily, at
+    # the first statement): never one that already wrote or locked.
+    if driver.autocommit or driver.info.transaction_status != 0:  # 0: IDLE
+        return
+    driver.autocommit = True
+    proxied.info[OUTSIDE] = True
+
+
+@event.listens_for(Engine, "before_cursor_execute")
+def _transaction_before_writing(conn, cursor, statement, parameters, context, executemany):
+    info = conn.connection.info
+    if OUTSIDE in info and not plain_read(statement):
+        del info[OUTSIDE]
+        conn.connection.driver_connection.autocommit = False
+
+
+@event.listens_for(Pool, "checkin")
+def _back_to_transactions(dbapi_connection, connection_record):
+    if connection_record.info.pop(OUTSIDE, None) and dbapi_connection is not None:
+        try:
+            dbapi_connection.autocommit = False
+        except Exception:
+            connection_record.invalidate()

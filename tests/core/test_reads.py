@@ -1,0 +1,74 @@
+"""core.reads: on PostgreSQL a GET reads outside a transaction (no BEGIN, no ROLLBACK),
+and its first write or row lock starts one, so writes stay atomic. SQLite's driver does
+this by itself, so these run on PostgreSQL only."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from sqlalchemy import select, text
+
+from models import Tournament, db
+
+pytestmark = pytest.mark.skipif(os.environ.get("MAHJTABLE_TEST_BACKEND") != "postgres",
+                                reason="psycopg's transactions")
+
+
+def in_transaction() -> bool:
+    from psycopg.pq import TransactionStatus
+
+    driver = db.session.connection().connection.driver_connection
+    return driver.info.transaction_status != TransactionStatus.IDLE
+
+
+@pytest.fixture
+def tournament_id(app, tournament):
+    """The tournament's id, its session closed: each test starts on a fresh one."""
+    tournament_id = tournament.id
+    db.session.remove()
+    yield tournament_id
+    db.session.rollback()
+    db.session.remove()
+
+
+def test_a_get_reads_outside_a_transaction(app, tournament_id):
+    with app.test_request_context("/", method="GET"):
+        assert db.session.scalar(select(Tournament.name)) == "Test Open"
+        assert not in_transaction()
+
+
+def test_a_write_during_a_get_is_one_transaction(app, tournament_id):
+    with app.test_request_context("/", method="GET"):
+        found = db.session.get(Tournament, tournament_id)
+        found.name = "Renamed"
+        db.session.flush()
+        assert in_transaction()
+        db.session.execute(text("UPDATE tournament SET venue = 'Elsewhere' WHERE id = :id"),
+                           {"id": tournament_id})
+        db.session.rollback()
+        db.session.remove()
+    stored = db.session.get(Tournament, tournament_id)
+    assert (stored.name, stored.venue) != ("Renamed", "Elsewhere")
+    assert stored.name == "Test Open" and stored.venue != "Elsewhere"
+
+
+def test_a_row_lock_during_a_get_is_held_in_a_transaction(app, tournament_id):
+    with app.test_request_context("/", method="GET"):
+        db.session.scalar(select(Tournament.id).with_for_update(read=True))
+        assert in_transaction()
+
+
+def test_a_post_reads_in_its_transaction_as_before(app, tournament_id):
+    with app.test_request_context("/", method="POST"):
+        db.session.scalar(select(Tournament.name))
+        assert in_transaction()
+
+
+def test_the_pool_gets_its_connections_back_in_transaction_mode(app, tournament_id):
+    with app.test_request_context("/", method="GET"):
+        driver = db.session.connection().connection.driver_connection
+        db.session.scalar(select(Tournament.name))
+        assert driver.autocommit
+        db.session.remove()
+    assert not driver.autocommit
