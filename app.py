@@ -201,9 +201,10 @@ def _postgres_alive(dbapi_connection, connection_record, connection_proxy):
     server, a quarter of an unchanged poll's. A server that restarts, or ends a session
     (pg_terminate_backend, an idle timeout, a pooler), sends its goodbye and closes the
     socket, so a dead connection is readable while a live idle one has nothing to read:
-    one poll(2) with no wait finds it. A connection idle for a while (when a silent NAT or
-    firewall drop is likelier) still gets the real round trip. Either failure drops the
-    pool's connections and the pool opens a new one before the request uses it."""
+    one poll(2) with no wait tells them apart. Only a readable connection (dead, or rarely
+    a message of the server's own) and one idle for a while (when a silent NAT or firewall
+    drop is likelier) get the round trip. A failed one drops the pool's connections, and
+    the pool opens a new one before the request uses it."""
     if not type(dbapi_connection).__module__.startswith("psycopg"):
         return  # SQLite is a file: nothing to lose between requests
     checked_in = connection_record.info.get("checked_in")
@@ -212,8 +213,7 @@ def _postgres_alive(dbapi_connection, connection_record, connection_proxy):
     try:
         poller = select.poll()
         poller.register(dbapi_connection.fileno(), select.POLLIN)
-        closed = bool(poller.poll(0))
-        if not closed and time.monotonic() - checked_in >= IDLE_PING_SECONDS:
+        if poller.poll(0) or time.monotonic() - checked_in >= IDLE_PING_SECONDS:
             autocommit = dbapi_connection.autocommit
             dbapi_connection.autocommit = True
             try:
@@ -222,8 +222,6 @@ def _postgres_alive(dbapi_connection, connection_record, connection_proxy):
                 dbapi_connection.autocommit = autocommit
     except Exception as error:
         raise InvalidatePoolError(f"lost the database connection: {error}") from error
-    if closed:
-        raise InvalidatePoolError("the database server closed the connection")
 
 
 def create_app(config: dict | None = None) -> Flask:

@@ -98,3 +98,23 @@ def test_poll_falls_back_to_the_full_answer_when_its_query_fails(app, client, to
     monkeypatch.setattr(service, "fast_unchanged", lost)
     response = client.get(flows.with_versions(url, versions), headers={"HX-Request": "true"})
     assert response.status_code in (200, 204)
+
+
+def test_a_live_connection_with_something_to_read_is_kept(app):
+    """Readable is not proof of death: a message of the server's own (here a
+    notification) costs one round trip, not the connection."""
+    db.session.remove()
+    db.engine.dispose()  # one connection in the pool, so every checkout is that one
+    with db.engine.connect() as connection:
+        pid = connection.connection.driver_connection.info.backend_pid
+        connection.exec_driver_sql("LISTEN mahjtable_check")
+        connection.commit()
+    admin = create_engine(db.engine.url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.exec_driver_sql("NOTIFY mahjtable_check")
+    admin.dispose()
+    time.sleep(0.2)
+    with db.engine.connect() as connection:
+        assert connection.connection.driver_connection.info.backend_pid == pid
+        connection.exec_driver_sql("UNLISTEN *")
+        connection.commit()
