@@ -74,14 +74,14 @@ class Counts:
         # The unchanged poll runs its statement on the driver's cursor, past the events.
         from blueprints.live import service
 
-        fetch = self.fetch = service._fetch
+        self.fetch = fetch = getattr(service, "_fetch", None)
+        if fetch is not None:
+            def counted_fetch(dbapi_connection, *args):
+                self.counts["statements"] += 1
+                self._before_statement(dbapi_connection.driver_connection)
+                return fetch(dbapi_connection, *args)
 
-        def counted_fetch(dbapi_connection, *args):
-            self.counts["statements"] += 1
-            self._before_statement(dbapi_connection.driver_connection)
-            return fetch(dbapi_connection, *args)
-
-        service._fetch = counted_fetch
+            service._fetch = counted_fetch
 
     def _statement(self, conn, cursor, statement, parameters, context, executemany):
         self.counts["statements"] += 1
@@ -197,7 +197,8 @@ def main() -> None:
 
             from blueprints.live import service
 
-            service._fetch = counts.fetch
+            if counts.fetch is not None:
+                service._fetch = counts.fetch
             for name, fn in (("before_cursor_execute", counts._statement),
                              ("commit", counts._commit),
                              ("rollback", counts._rollback)):
