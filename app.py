@@ -33,7 +33,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 from werkzeug.security import safe_join
 
-from core import reads  # noqa: F401  (its listeners: GET requests read outside a transaction)
+from core import reads
 from extensions import compress, csrf, db, htmx, login_manager, migrate
 
 CSP = (
@@ -277,6 +277,8 @@ def create_app(config: dict | None = None) -> Flask:
     protect_sqlite_files(app.config["SQLALCHEMY_DATABASE_URI"])
 
     db.init_app(app)
+    with app.app_context():
+        reads.install(db.engine)  # PostgreSQL: GET requests read outside a transaction
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"),
                      render_as_batch=True, compare_type=True)
     csrf.init_app(app)

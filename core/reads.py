@@ -47,7 +47,15 @@ def _read_outside_transaction(session, transaction, connection):
     proxied.info[OUTSIDE] = True
 
 
-@event.listens_for(Engine, "before_cursor_execute")
+def install(engine: Engine) -> None:
+    """Watch this engine's statements, if it is PostgreSQL through psycopg. (Only there:
+    any statement listener makes SQLAlchemy run every engine's statements through its
+    event hooks.)"""
+    if engine.dialect.driver == "psycopg" and not event.contains(
+            engine, "before_cursor_execute", _transaction_before_writing):
+        event.listen(engine, "before_cursor_execute", _transaction_before_writing)
+
+
 def _transaction_before_writing(conn, cursor, statement, parameters, context, executemany):
     info = conn.connection.info
     if OUTSIDE in info and not plain_read(statement):
