@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from core.lookup import movement_of, rules_of
+from core.lookup import rules_of
 from core.rounds import imported_plan, round_row
 from core.sheets import sheet_for
 from core.words import OUTCOME_LABELS, SEAT_NAMES, SEATS, SheetState, ruling_label
@@ -39,30 +39,33 @@ def seats_of(round_: Round, table: Table) -> dict[str, Player]:
     return {seat: found[seat] for seat in SEATS if seat in found}
 
 
-def next_tables(round_: Round, table: Table) -> dict[str, int | None]:
+def next_tables(round_: Round, table: Table, seats: dict[str, Player] | None = None,
+                rules: RuleSet | None = None) -> dict[str, int | None]:
     """{seat: table number next round} for this table's players (None after the last
-    round). The next round's stored seating when it exists, else tournament.movement."""
+    round). The next round's stored seating when it exists, else tournament.movement.
+    `seats` and `rules`: this round's seats and the tournament's rules, when the caller
+    has them already (a page's SheetView)."""
     tournament = table.tournament
     if round_.number >= tournament.rounds:
         return dict.fromkeys(SEATS)
-    nxt = round_row(tournament, round_.number + 1)
-    seats = seats_of(round_, table)
-    answer: dict[str, int | None] = {}
-    stored: dict[int, int] = {}
-    if nxt is not None:
-        rows = db.session.execute(
-            select(Seating.player_id, Table.number).join(Table, Table.id == Seating.table_id)
-            .where(Seating.round_id == nxt.id)
-        )
-        stored = dict(rows.all())
-    # Counted, not loaded: every table page would otherwise load all the event's tables.
-    tables = db.session.scalar(select(func.count(Table.id))
-                               .where(Table.tournament_id == tournament.id))
+    if seats is None:
+        seats = seats_of(round_, table)
+    movement = (rules or rules_of(tournament)).movement
+    # Only these players' next seats: the whole next round would be every player's row.
+    ids = [player.id for player in seats.values()]
+    stored: dict[int, int] = dict(db.session.execute(
+        select(Seating.player_id, Table.number).join(Table, Table.id == Seating.table_id)
+        .join(Round, Round.id == Seating.round_id)
+        .where(Round.tournament_id == tournament.id, Round.number == round_.number + 1,
+               Seating.player_id.in_(ids))
+    ).all()) if ids else {}
     imported = None
-    if nxt is None and movement_of(tournament) == "imported":
+    if movement == "imported" and round_row(tournament, round_.number + 1) is None:
         plan = imported_plan(tournament, round_.number + 1) or {}
         imported = {pid: number for number, by_seat in plan.items()
                     for pid in by_seat.values()}
+    answer: dict[str, int | None] = {}
+    tables = None
     for seat in SEATS:
         player = seats.get(seat)
         if player is not None and player.id in stored:
@@ -70,6 +73,11 @@ def next_tables(round_: Round, table: Table) -> dict[str, int | None]:
         elif imported is not None:
             answer[seat] = imported.get(player.id) if player is not None else None
         else:
+            if tables is None:
+                # Counted, not loaded: every table page would otherwise load all the
+                # event's tables.
+                tables = db.session.scalar(select(func.count(Table.id))
+                                           .where(Table.tournament_id == tournament.id))
             answer[seat] = table_for(seat, table.number, 2, tables)
     return answer
 
