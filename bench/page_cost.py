@@ -136,6 +136,17 @@ def main() -> None:
                     call()
                 profiler.disable()
                 stats = pstats.Stats(profiler)
+                by_area: dict[str, float] = {}
+                for (filename, _, _), (_, _, own, _, _) in stats.stats.items():
+                    area = ("sqlalchemy" if "sqlalchemy" in filename else
+                            "jinja/markupsafe" if "jinja2" in filename or "markupsafe"
+                            in filename or filename.endswith(".html") else
+                            "werkzeug/flask" if "werkzeug" in filename or "flask" in filename
+                            else "wtforms" if "wtforms" in filename else
+                            "project" if filename.startswith(os.getcwd()) else "other")
+                    by_area[area] = by_area.get(area, 0) + own
+                for area, own in sorted(by_area.items(), key=lambda item: -item[1]):
+                    print(f"    {area:20} {own * 1000 / args.n:6.2f} ms per request (profiled)")
                 stats.sort_stats("cumulative").print_stats(120)
                 stats.sort_stats("tottime").print_stats(30)
                 continue

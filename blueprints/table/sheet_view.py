@@ -12,10 +12,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import joinedload
 
 from core.lookup import rules_of
 from core.rounds import imported_plan, round_row
-from core.sheets import sheet_for
 from core.words import OUTCOME_LABELS, SEAT_NAMES, SEATS, SheetState, ruling_label
 from models import Player, Round, Scoresheet, Seating, Table, Tournament, User, db
 from tournament.movement import table_for
@@ -270,10 +270,20 @@ def game_sentence(record_: dict[str, Any], view: SheetView) -> str:
     return f"{view.person(record_['winner'])} won{how}."
 
 
+def _sheet_with_games(round_: Round, table: Table) -> Scoresheet | None:
+    """core.sheets.sheet_for with its games and initials in the same query: a page reads
+    all three, and each statement costs more to build and load than its few rows."""
+    return db.session.scalars(
+        select(Scoresheet)
+        .options(joinedload(Scoresheet.games), joinedload(Scoresheet.signoffs))
+        .where(Scoresheet.round_id == round_.id, Scoresheet.table_id == table.id)
+    ).unique().first()
+
+
 def sheet_view(table: Table, round_: Round) -> SheetView:
     tournament = table.tournament
     rules = rules_of(tournament)
-    sheet = sheet_for(round_, table)
+    sheet = _sheet_with_games(round_, table)
     view = SheetView(tournament=tournament, table=table, round=round_, rules=rules,
                      sheet=sheet, seats=seats_of(round_, table))
     view.totals = dict.fromkeys(SEATS, 0)
@@ -296,7 +306,8 @@ def sheet_view(table: Table, round_: Round) -> SheetView:
         ))
         for seat in SEATS:
             view.totals[seat] += entry.points[seat]
-    view.signoffs = {s.seat: s.initials for s in sheet.signoffs}
+    # in the order they were made, as the separate read of them gave
+    view.signoffs = {s.seat: s.initials for s in sorted(sheet.signoffs, key=lambda s: s.id)}
     view.pending = list(sheet.pending_adjustments or [])
     if sheet.amended_by_id:
         user = db.session.get(User, sheet.amended_by_id)
