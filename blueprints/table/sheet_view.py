@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import aliased, joinedload
 
 from core.lookup import rules_of
 from core.rounds import imported_plan, round_row
@@ -51,21 +51,34 @@ def next_tables(round_: Round, table: Table, seats: dict[str, Player] | None = N
     if seats is None:
         seats = seats_of(round_, table)
     movement = (rules or rules_of(tournament)).movement
-    # Only these players' next seats: the whole next round would be every player's row.
+    # One query: these players' seats next round (not the whole round's), and the number
+    # of tables (counted, not loaded: every table page would otherwise load them all).
+    tables_count = (select(func.count(Table.id)).where(Table.tournament_id == tournament.id)
+                    .scalar_subquery())
     ids = [player.id for player in seats.values()]
-    stored: dict[int, int] = dict(db.session.execute(
-        select(Seating.player_id, Table.number).join(Table, Table.id == Seating.table_id)
-        .join(Round, Round.id == Seating.round_id)
-        .where(Round.tournament_id == tournament.id, Round.number == round_.number + 1,
-               Seating.player_id.in_(ids))
-    ).all()) if ids else {}
+    stored: dict[int, int] = {}
+    if ids:
+        next_round = (select(Round.id).where(Round.tournament_id == tournament.id,
+                                             Round.number == round_.number + 1)
+                      .scalar_subquery())
+        next_table = aliased(Table)
+        rows = db.session.execute(
+            select(Player.id, next_table.number, tables_count).select_from(Player)
+            .outerjoin(Seating, (Seating.player_id == Player.id)
+                       & (Seating.round_id == next_round))
+            .outerjoin(next_table, next_table.id == Seating.table_id)
+            .where(Player.id.in_(ids))
+        ).all()
+        stored = {pid: number for pid, number, _ in rows if number is not None}
+        tables = rows[0][2] if rows else 0
+    else:
+        tables = db.session.scalar(select(tables_count))
     imported = None
     if movement == "imported" and round_row(tournament, round_.number + 1) is None:
         plan = imported_plan(tournament, round_.number + 1) or {}
         imported = {pid: number for number, by_seat in plan.items()
                     for pid in by_seat.values()}
     answer: dict[str, int | None] = {}
-    tables = None
     for seat in SEATS:
         player = seats.get(seat)
         if player is not None and player.id in stored:
@@ -73,11 +86,6 @@ def next_tables(round_: Round, table: Table, seats: dict[str, Player] | None = N
         elif imported is not None:
             answer[seat] = imported.get(player.id) if player is not None else None
         else:
-            if tables is None:
-                # Counted, not loaded: every table page would otherwise load all the
-                # event's tables.
-                tables = db.session.scalar(select(func.count(Table.id))
-                                           .where(Table.tournament_id == tournament.id))
             answer[seat] = table_for(seat, table.number, 2, tables)
     return answer
 
