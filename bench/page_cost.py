@@ -47,6 +47,7 @@ def requests_of(client, code_seed) -> dict[str, tuple[str, dict, int]]:
     url, versions = live_poll(page)
     entry = table_url(code_seed, 1, "/game")
     return {
+        "app floor (favicon)": ("/favicon.ico", {}, 200),
         "table page": (table_url(code_seed, 1), {}, 200),
         "entry page": (entry, {}, 200),
         "entry step (htmx preview)": (entry, HX, 200),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import aliased, joinedload
 
 from core.lookup import rules_of
@@ -29,12 +29,35 @@ def table_by_number(tournament: Tournament, number: int) -> Table | None:
     )
 
 
+# The statements every table page runs, built once per process (building one and its
+# cache key costs more than running it); parameters are bound at each execution.
+_SEATS = (select(Seating.seat, Player).join(Player, Player.id == Seating.player_id)
+          .where(Seating.round_id == bindparam("round_id"),
+                 Seating.table_id == bindparam("table_id")))
+_NEXT_TABLE = aliased(Table)
+# These players' seats next round (not the whole round's), and the number of tables
+# (counted, not loaded: every table page would otherwise load them all).
+_TABLES_COUNT = (select(func.count(Table.id))
+                 .where(Table.tournament_id == bindparam("tournament_id")).scalar_subquery())
+_NEXT_SEATS = (
+    select(Player.id, _NEXT_TABLE.number, _TABLES_COUNT).select_from(Player)
+    .outerjoin(Seating, (Seating.player_id == Player.id) & (Seating.round_id == (
+        select(Round.id).where(Round.tournament_id == bindparam("tournament_id"),
+                               Round.number == bindparam("number")).scalar_subquery())))
+    .outerjoin(_NEXT_TABLE, _NEXT_TABLE.id == Seating.table_id)
+    .where(Player.id.in_(bindparam("ids", expanding=True)))
+)
+_SHEET_WITH_GAMES = (
+    select(Scoresheet)
+    .options(joinedload(Scoresheet.games), joinedload(Scoresheet.signoffs))
+    .where(Scoresheet.round_id == bindparam("round_id"),
+           Scoresheet.table_id == bindparam("table_id"))
+)
+
+
 def seats_of(round_: Round, table: Table) -> dict[str, Player]:
     """{seat: player} at this table in this round, in E, S, W, N order."""
-    rows = db.session.execute(
-        select(Seating.seat, Player).join(Player, Player.id == Seating.player_id)
-        .where(Seating.round_id == round_.id, Seating.table_id == table.id)
-    )
+    rows = db.session.execute(_SEATS, {"round_id": round_.id, "table_id": table.id})
     found = {seat: player for seat, player in rows}
     return {seat: found[seat] for seat in SEATS if seat in found}
 
@@ -51,28 +74,16 @@ def next_tables(round_: Round, table: Table, seats: dict[str, Player] | None = N
     if seats is None:
         seats = seats_of(round_, table)
     movement = (rules or rules_of(tournament)).movement
-    # One query: these players' seats next round (not the whole round's), and the number
-    # of tables (counted, not loaded: every table page would otherwise load them all).
-    tables_count = (select(func.count(Table.id)).where(Table.tournament_id == tournament.id)
-                    .scalar_subquery())
     ids = [player.id for player in seats.values()]
     stored: dict[int, int] = {}
     if ids:
-        next_round = (select(Round.id).where(Round.tournament_id == tournament.id,
-                                             Round.number == round_.number + 1)
-                      .scalar_subquery())
-        next_table = aliased(Table)
-        rows = db.session.execute(
-            select(Player.id, next_table.number, tables_count).select_from(Player)
-            .outerjoin(Seating, (Seating.player_id == Player.id)
-                       & (Seating.round_id == next_round))
-            .outerjoin(next_table, next_table.id == Seating.table_id)
-            .where(Player.id.in_(ids))
-        ).all()
+        rows = db.session.execute(_NEXT_SEATS, {
+            "tournament_id": tournament.id, "number": round_.number + 1, "ids": ids}).all()
         stored = {pid: number for pid, number, _ in rows if number is not None}
         tables = rows[0][2] if rows else 0
     else:
-        tables = db.session.scalar(select(tables_count))
+        tables = db.session.scalar(select(_TABLES_COUNT),
+                                   {"tournament_id": tournament.id})
     imported = None
     if movement == "imported" and round_row(tournament, round_.number + 1) is None:
         plan = imported_plan(tournament, round_.number + 1) or {}
@@ -281,11 +292,8 @@ def game_sentence(record_: dict[str, Any], view: SheetView) -> str:
 def _sheet_with_games(round_: Round, table: Table) -> Scoresheet | None:
     """core.sheets.sheet_for with its games and initials in the same query: a page reads
     all three, and each statement costs more to build and load than its few rows."""
-    return db.session.scalars(
-        select(Scoresheet)
-        .options(joinedload(Scoresheet.games), joinedload(Scoresheet.signoffs))
-        .where(Scoresheet.round_id == round_.id, Scoresheet.table_id == table.id)
-    ).unique().first()
+    return db.session.scalars(_SHEET_WITH_GAMES, {
+        "round_id": round_.id, "table_id": table.id}).unique().first()
 
 
 def sheet_view(table: Table, round_: Round) -> SheetView:
