@@ -11,6 +11,7 @@ own work included, as in the floor line) and the SQL statements per request (a S
 before_cursor_execute listener). The floor is a bare Flask view answering a short string
 through the same client.
 
+--dump FOLDER writes each answer's body there (to compare pages before and after a change).
 --sql NAME prints the statements of one such request (names as printed); --profile NAME
 runs cProfile over that request and prints the top functions by cumulative and own time."""
 
@@ -81,6 +82,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=150)
     parser.add_argument("--profile", default=None)
     parser.add_argument("--sql", default=None, help="print the statements of this request")
+    parser.add_argument("--dump", default=None,
+                        help="write each response's body to this folder (to compare pages)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
@@ -126,6 +129,10 @@ def main() -> None:
                 response = call()
                 assert response.status_code == status, (name, response.status_code)
             size = len(response.get_data())
+            if args.dump:
+                os.makedirs(args.dump, exist_ok=True)
+                with open(os.path.join(args.dump, name.replace(" ", "_") + ".html"), "wb") as f:
+                    f.write(response.get_data())
             if args.sql == name:
                 show[0] = True
                 call()
