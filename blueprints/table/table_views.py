@@ -190,11 +190,15 @@ def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=Non
     view = sheet_view(table, rnd)
     forms = forms or {}
     initial_forms = {}
+    # The forms are built only where the page shows them (table/_review.html): each
+    # costs more than the rest of its part of the page.
+    initials_shown = view.is_open and view.complete
     for seat in view.seats:
-        form = forms.get(seat) or versioned(InitialForm, view, seat=seat)
         if seat in forms:
-            stamp(form, view)
-        initial_forms[seat] = form
+            initial_forms[seat] = forms[seat]
+            stamp(forms[seat], view)
+        elif initials_shown:
+            initial_forms[seat] = versioned(InitialForm, view, seat=seat)
     context = page_context(table, view)
     context.update(
         errors=errors or {}, conflict=conflict, initial_forms=initial_forms,
@@ -202,9 +206,10 @@ def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=Non
                                                       game_no=number)
                             for number, seats in view.games_to_initial for seat in seats},
         game_initial_url=link("table.initial_game", table, rnd.number),
-        west_form=versioned(WestCheckForm, view),
+        west_form=(versioned(WestCheckForm, view)
+                   if view.is_open and view.complete and view.west_check_needed else None),
         west_url=link("table.west_check", table, rnd.number),
-        submit_form=versioned(SubmitForm, view),
+        submit_form=versioned(SubmitForm, view) if view.is_open else None,
         initial_url=link("table.initial", table, rnd.number),
         submit_url=link("table.submit", table, rnd.number),
     )
