@@ -11,7 +11,7 @@ from core.errors import Conflict
 from core.lookup import rules_of, table_link
 from core.words import SEAT_NAMES, SEATS
 
-from . import sheet_writes, signoffs
+from . import entry_html, sheet_writes, signoffs
 from .entry import EntryState
 from .forms import (
     EXPOSURE_CHOICES,
@@ -90,6 +90,7 @@ def entry_context(table, view, form, *, refused=None, conflict=None, director=Fa
     state = EntryState.of(form, view.rules, view.adjustments_for(form.game_no.data), refused)
     return dict(
         tournament=table.tournament, table=table, view=view, form=form, **state.context(),
+        **entry_html.helpers(state.plan, state.errors),
         conflict=conflict, conflict_game=conflict_game, director=director,
         value_choices=VALUE_CHOICES, exposure_choices=EXPOSURE_CHOICES,
         save_url=save_url or link("table.save_game", table, view.round.number),
