@@ -13,6 +13,15 @@ from sqlalchemy.orm import contains_eager
 from models import Table, Tournament, db
 from tournament.rules import RuleSet
 
+# Built once per process: building a statement and its cache key costs more than running
+# it. Parameters are bound at each execution; nothing read from the database is kept.
+_TOURNAMENT_BY_CODE = select(Tournament).where(Tournament.code == bindparam("code"))
+_TABLE_BY_LINK = (
+    select(Table).join(Tournament, Tournament.id == Table.tournament_id)
+    .options(contains_eager(Table.tournament))
+    .where(Tournament.code == bindparam("code"), Table.number == bindparam("number"))
+)
+
 
 def plain_code(code: str | None) -> str | None:
     """A tournament code as typed or in a URL, upper-cased; None when it cannot be one
@@ -26,7 +35,7 @@ def tournament_by_code(code: str) -> Tournament | None:
     code = plain_code(code)
     if code is None:
         return None
-    return db.session.scalar(select(Tournament).where(Tournament.code == code))
+    return db.session.scalar(_TOURNAMENT_BY_CODE, {"code": code})
 
 
 def rules_of(tournament: Tournament) -> RuleSet:
@@ -37,15 +46,6 @@ def rules_of(tournament: Tournament) -> RuleSet:
 def movement_of(tournament: Tournament) -> str:
     """The rules' movement: "east_stays" or "imported"."""
     return rules_of(tournament).movement
-
-
-# Built once per process: building a statement and its cache key costs more than running
-# it. Parameters are bound at each execution; nothing read from the database is kept.
-_TABLE_BY_LINK = (
-    select(Table).join(Tournament, Tournament.id == Table.tournament_id)
-    .options(contains_eager(Table.tournament))
-    .where(Tournament.code == bindparam("code"), Table.number == bindparam("number"))
-)
 
 
 class BadLink(Exception):
