@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import selectinload
@@ -34,6 +35,7 @@ MAIN = "main"
 # A Tiebreak row whose note starts with this marks a tie group the director chose to leave
 # shared (its player_ids are the group, in no particular order).
 SHARED_MARK = "[shared]"
+_ROUND_NO = attrgetter("round_no")
 
 
 @dataclass
@@ -207,7 +209,7 @@ def board(tournament: Tournament, *, with_tiebreaks: bool = True,
         ):
             tiebreaks.setdefault(tiebreak.competition_key, []).append(tiebreak)
 
-    last_round = max([tournament.rounds, *(r.round_no for r in results.entered)])
+    last_round = max(tournament.rounds, max(map(_ROUND_NO, results.entered), default=0))
     specs = [(MAIN, "Overall", ranking.Competition(MAIN, "Overall", 1, last_round), None)]
     for competition in competitions:
         spec = ranking.Competition(competition_key(competition), competition.name,

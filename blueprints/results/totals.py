@@ -6,6 +6,8 @@ models keep them). Both give the same standings (tests/results compare both ways
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
+from operator import itemgetter, not_
 
 from sqlalchemy import case, select
 
@@ -22,6 +24,10 @@ from tournament.rules import RuleSet
 from tournament.standings import Entrant, GameResult, RoundTotal
 
 OFFICIAL_STATES = (SheetState.SUBMITTED, SheetState.VERIFIED)
+# load_round_totals' row: RoundTotal's six fields, then whether the sheet is final.
+_ROUND_TOTAL = itemgetter(0, 1, 2, 3, 4, 5)
+_GAMES = itemgetter(5)
+_FINAL = itemgetter(6)
 
 
 @dataclass(frozen=True)
@@ -120,28 +126,29 @@ def load_round_totals(tournament_id: int, rules: RuleSet | None = None) -> Resul
                       for seat in SEATS[:-1]),
                     else_=getattr(Scoresheet, f"{prefix}_{SEATS[-1].lower()}")).label(label)
 
+    won = by_seat("won", "games_won")
+    if void_wins:
+        won = case((Scoresheet.time_called, 0), else_=won).label("games_won")
     connection = db.session.connection()
+    # The columns in RoundTotal's order, then whether the sheet is final: the rows become
+    # RoundTotal values and are split by state in C (map, compress), not one by one in a
+    # Python loop over thousands of rows.
     rows = connection.execute(
-        select(Scoresheet.state, Seating.player_id, Round.number, by_seat("total", "points"),
-               by_seat("won", "games_won"), by_seat("best", "best_game"),
-               Scoresheet.games_count, Scoresheet.time_called)
+        select(Seating.player_id, Round.number, by_seat("total", "points"), won,
+               by_seat("best", "best_game"), Scoresheet.games_count,
+               Scoresheet.state.in_(final).label("final"))
         .join(Round, Round.id == Seating.round_id)
         .join(Scoresheet, (Scoresheet.round_id == Seating.round_id)
               & (Scoresheet.table_id == Seating.table_id))
         .where(Round.tournament_id == tournament_id, Scoresheet.games_count > 0)
     ).all()
-    # One pass over thousands of rows: nothing per row beyond making its RoundTotal.
-    entered: list[RoundTotal] = []
-    official: list[RoundTotal] = []
-    open_games = 0
-    for state, player, round_no, points, games_won, best_game, games, timed in rows:
-        total = RoundTotal(player, round_no, points, 0 if void_wins and timed else games_won,
-                           best_game, games)
-        entered.append(total)
-        if state in final:
-            official.append(total)
-        else:
-            open_games += games
+    entered: list[RoundTotal] = list(map(RoundTotal._make, map(_ROUND_TOTAL, rows)))
+    is_final = list(map(_FINAL, rows))
+    if all(is_final):
+        official, open_games = list(entered), 0
+    else:
+        official = list(compress(entered, is_final))
+        open_games = sum(compress(map(_GAMES, rows), map(not_, is_final)))
     players = {
         pid: PlayerInfo(pid, number, name, bool(substitute), withdrawn)
         for pid, number, name, substitute, withdrawn in connection.execute(
