@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from bisect import bisect_left
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
@@ -136,14 +138,14 @@ def counted_only(lines: list[Line]) -> list[Line]:
     recorded draw (each moves up by the players without a result ranked above it)."""
     played = [line for line in lines if line.played]
     unplayed_ranks = sorted(line.rank for line in lines if not line.played)
-    moved = []
-    for line in played:
-        above = sum(1 for rank in unplayed_ranks if rank < line.rank)
-        moved.append(replace(line, rank=line.rank - above))
-    counts: dict[int, int] = {}
-    for line in moved:
-        counts[line.rank] = counts.get(line.rank, 0) + 1
-    return [replace(line, tied=counts[line.rank] > 1) for line in moved]
+    # bisect_left: how many players without a result are ranked above (a smaller rank).
+    ranks = [line.rank - bisect_left(unplayed_ranks, line.rank) for line in played]
+    counts = Counter(ranks)
+    # A line is copied only where its rank or tie changes (most lines, once every player
+    # has a result, keep both: hundreds of copies saved on every page).
+    return [line if line.rank == rank and line.tied == (counts[rank] > 1)
+            else replace(line, rank=rank, tied=counts[rank] > 1)
+            for line, rank in zip(played, ranks, strict=True)]
 
 
 def counted_first(lines: list[Line]) -> list[Line]:
@@ -186,7 +188,7 @@ def _apply_tiebreaks(standings: list[Standing], tiebreaks: list[Tiebreak]):
 
 
 def board(tournament: Tournament, *, with_tiebreaks: bool = True,
-          provisional: bool = True) -> Board:
+          provisional: bool = True, main_only: bool = False) -> Board:
     """Every competition's standings for this tournament: main first, then sessions and
     the mini tournament in round order. Two queries for the results (the per-round totals,
     the players), one for the competitions (with their entrants) and one for the recorded
@@ -194,18 +196,22 @@ def board(tournament: Tournament, *, with_tiebreaks: bool = True,
 
     The provisional standings (with games not yet submitted) are computed only when asked
     for and when some entered game is not submitted; otherwise they are the official ones.
+    `main_only`: the overall standings alone (the big screen's leaders), without reading
+    or ranking the other competitions.
     This is the function to measure in the benchmark (`board(tournament)`)."""
     results = load_round_totals(tournament.id, rules_of(tournament))
-    competitions = db.session.scalars(
+    competitions = [] if main_only else db.session.scalars(
         select(Competition).where(Competition.tournament_id == tournament.id)
         .options(selectinload(Competition.entries))
         .order_by(Competition.first_round, Competition.id)
     ).all()
     tiebreaks: dict[str, list[Tiebreak]] = {}
     if with_tiebreaks:
+        recorded = select(Tiebreak).where(Tiebreak.tournament_id == tournament.id)
+        if main_only:
+            recorded = recorded.where(Tiebreak.competition_key == MAIN)
         for tiebreak in db.session.scalars(
-            select(Tiebreak).where(Tiebreak.tournament_id == tournament.id)
-            .order_by(Tiebreak.recorded_at, Tiebreak.id)
+            recorded.order_by(Tiebreak.recorded_at, Tiebreak.id)
         ):
             tiebreaks.setdefault(tiebreak.competition_key, []).append(tiebreak)
 
@@ -268,7 +274,7 @@ def leaders(tournament: Tournament, count: int = 10) -> Leaders:
     """At most `count` top lines of the main standings from submitted sheets; players tied
     with the last one shown are counted in `more_tied`, not listed (a big screen has room
     for `count` lines). Empty before any sheet is submitted ("No results yet")."""
-    board_ = board(tournament, provisional=False)
+    board_ = board(tournament, provisional=False, main_only=True)
     if not board_.results.official:
         return Leaders()
     lines = counted_only(board_.main.lines)
