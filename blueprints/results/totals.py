@@ -137,8 +137,9 @@ def load_round_totals(tournament_id: int, rules: RuleSet | None = None) -> Resul
     in place of GameResult ones (a 600-player, 12-round event: 7,200 rows instead of
     28,800). Each sheet carries its games summed per seat (kept by models.sheet on every
     write of a game), so this reads one row per sheet with games (its four players
-    beside their sums) and no game record at all. `rules` as for `load_results`: which sheets are final, and no games won
-    in a round voided by time where the rule set says so."""
+    beside their sums) and no game record at all. `rules` as for `load_results`: which
+    sheets are final, and no games won in a round voided by time where the rule set says
+    so."""
     final = rules.final_states if rules is not None else OFFICIAL_STATES
     void_wins = rules is not None and rules.time_called_zeroes == "round" and \
         not rules.voided_round_wins
@@ -147,7 +148,7 @@ def load_round_totals(tournament_id: int, rules: RuleSet | None = None) -> Resul
                               {"tournament_id": tournament_id}).all()
     # Column by column (zip, map, compress run in C): thousands of RoundTotal values
     # without a Python loop over them.
-    round_nos, games, is_final, *by_seat = zip(*rows) if rows else ([],) * 19
+    round_nos, games, is_final, *by_seat = zip(*rows, strict=True) if rows else ([],) * 19
     entered: list[RoundTotal] = []
     official: list[RoundTotal] = []
     for index in range(0, len(by_seat), 4):
@@ -155,7 +156,7 @@ def load_round_totals(tournament_id: int, rules: RuleSet | None = None) -> Resul
         # tuple.__new__ on zip's tuples: RoundTotal values made in C, twice as fast as
         # calling RoundTotal (its __new__ is Python) for each.
         seat_totals = list(map(tuple.__new__, repeat(RoundTotal),
-                               zip(players, round_nos, points, won, best, games)))
+                               zip(players, round_nos, points, won, best, games, strict=True)))
         if None in players:
             seat_totals = list(compress(seat_totals, map(is_not, players, repeat(None))))
             seat_final = list(compress(is_final, map(is_not, players, repeat(None))))
