@@ -22,7 +22,6 @@ from core.words import SheetState
 from models import (
     Competition,
     CompetitionEntry,
-    GameEntry,
     Player,
     Round,
     Scoresheet,
@@ -300,29 +299,38 @@ def leaders(tournament: Tournament, count: int = 10) -> Leaders:
 
 
 def results_version(tournament: Tournament) -> str:
-    """A short fingerprint of everything the standings show, from one small query:
-    polling pages send it back and get 204 while it has not changed."""
-    games = (select(func.count(GameEntry.id), func.max(GameEntry.updated_at))
-             .join(Scoresheet, Scoresheet.id == GameEntry.sheet_id)
-             .join(Round, Round.id == Scoresheet.round_id)
-             .where(Round.tournament_id == tournament.id))
-    sheets = (select(func.count(Scoresheet.id), func.coalesce(func.sum(Scoresheet.version), 0),
-                     func.max(Scoresheet.updated_at),
-                     func.sum(case((Scoresheet.state == SheetState.OPEN, 0), else_=1)))
-              .join(Round, Round.id == Scoresheet.round_id)
-              .where(Round.tournament_id == tournament.id))
-    breaks = (select(func.count(Tiebreak.id), func.max(Tiebreak.id))
-              .where(Tiebreak.tournament_id == tournament.id))
-    players = (select(func.count(Player.id), func.max(Player.id),
-                      func.sum(case((Player.is_substitute, 1), else_=0)))
-               .where(Player.tournament_id == tournament.id))
-    competitions = (select(func.count(Competition.id.distinct()),
-                           func.count(CompetitionEntry.id), func.max(Competition.last_round))
-                    .select_from(Competition)
-                    .outerjoin(CompetitionEntry,
-                               CompetitionEntry.competition_id == Competition.id)
-                    .where(Competition.tournament_id == tournament.id))
-    parts = [tournament.prize_places, tournament.rounds]
-    for query in (games, sheets, breaks, players, competitions):
-        parts.extend(db.session.execute(query).one())
+    """A short fingerprint of everything the standings show, from one statement: polling
+    pages send it back and get 204 while it has not changed.
+
+    The standings read each sheet's stored sums, never a game (load_round_totals), and
+    every change of a game that changes a sum rewrites its sheet's row (models.sheet keeps
+    the sums on every flush; its updated_at moves, and a save bumps its version): the
+    sheets stand for their games, and the 28,800 games of a large event are not read."""
+    def scalar(query):
+        return query.scalar_subquery()
+
+    breaks = Tiebreak.tournament_id == tournament.id
+    players = Player.tournament_id == tournament.id
+    competitions = (select(Competition.id).where(Competition.tournament_id == tournament.id)
+                    .scalar_subquery())
+    query = (
+        select(func.count(Scoresheet.id), func.coalesce(func.sum(Scoresheet.version), 0),
+               func.max(Scoresheet.updated_at),
+               func.sum(case((Scoresheet.state == SheetState.OPEN, 0), else_=1)),
+               scalar(select(func.count(Tiebreak.id)).where(breaks)),
+               scalar(select(func.max(Tiebreak.id)).where(breaks)),
+               scalar(select(func.count(Player.id)).where(players)),
+               scalar(select(func.max(Player.id)).where(players)),
+               scalar(select(func.sum(case((Player.is_substitute, 1), else_=0)))
+                      .where(players)),
+               scalar(select(func.count(Competition.id))
+                      .where(Competition.tournament_id == tournament.id)),
+               scalar(select(func.count(CompetitionEntry.id))
+                      .where(CompetitionEntry.competition_id.in_(competitions))),
+               scalar(select(func.max(Competition.last_round))
+                      .where(Competition.tournament_id == tournament.id)))
+        .select_from(Scoresheet)
+        .join(Round, Round.id == Scoresheet.round_id)
+        .where(Round.tournament_id == tournament.id))
+    parts = [tournament.prize_places, tournament.rounds, *db.session.execute(query).one()]
     return hashlib.sha1(json.dumps(parts, default=str).encode()).hexdigest()[:12]
