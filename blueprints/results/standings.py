@@ -253,8 +253,10 @@ def board(tournament: Tournament, *, with_tiebreaks: bool = True,
             provisional_lines = _lines(live, results.players)
             provisional_rounds = list(live[0].per_round) if live else []
         else:
-            # The ranking before any draw (a new list: _apply_tiebreaks does not change it).
-            provisional_lines = _lines(untied, results.players)
+            # The ranking before any draw (a new list: _apply_tiebreaks does not change it);
+            # where no draw applies it is the official one, lines and all.
+            provisional_lines = list(lines) if official is untied else \
+                _lines(untied, results.players)
             provisional_rounds = list(official[0].per_round) if official else []
         by_id = {line.player.id: line for line in lines}
         table = CompetitionTable(
