@@ -22,7 +22,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import itemgetter
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 
 @dataclass(frozen=True)
@@ -231,23 +231,37 @@ def standings_from_totals(
     """
     tallies, substitutes = _tallies(entrants, only)
     totals = totals if isinstance(totals, list) else list(totals)
-    # The checks first, in C over every total; the rare faulty input is walked again in
-    # order so the error is the one a total-by-total check would raise first.
-    if len(set(map(_player_and_round, totals))) != len(totals) or \
-            not tallies.keys() | substitutes >= set(map(_player, totals)):
-        _raise_first_fault(totals, tallies, substitutes, rounds)
     get = tallies.get
-    for player, round_no, points, games_won, best_game, games in totals:
+    counted = 0
+    skipped: list[RoundTotal] = []          # no game, another round, or a substitute's
+    stranger = False
+    for total in totals:
+        player, round_no, points, games_won, best_game, games = total
         if not games or (rounds is not None and round_no not in rounds):
+            skipped.append(total)
             continue
         tally = get(player)
         if tally is None:
-            continue                        # a substitute: plays, never ranked
+            if player not in substitutes:
+                stranger = True
+                break
+            skipped.append(total)           # a substitute: plays, never ranked
+            continue
+        counted += 1
         tally.total += points
         tally.games_won += games_won
         if tally.best_game is None or best_game > tally.best_game:
             tally.best_game = best_game
-        tally.per_round[round_no] = points  # once per round: no round is given twice
+        tally.per_round[round_no] = points
+    # The faults, found in bulk after one plain pass: a player's round given twice shows
+    # as fewer rounds tallied than totals counted, a repeat among the totals skipped, or a
+    # skipped total for a round tallied. The rare faulty input is walked again in order,
+    # so the error is the one a total-by-total check raises first.
+    if stranger or counted != sum(len(tally.per_round) for tally in tallies.values()) or \
+            len(set(map(_player_and_round, skipped))) != len(skipped) or \
+            any(total[0] in tallies and total[1] in tallies[total[0]].per_round
+                for total in skipped):
+        _raise_first_fault(totals, tallies, substitutes, rounds)
     rounds_played: set[int] = set()
     for tally in tallies.values():
         rounds_played.update(tally.per_round)
@@ -255,11 +269,10 @@ def standings_from_totals(
 
 
 _player_and_round = itemgetter(0, 1)
-_player = itemgetter(0)
 
 
 def _raise_first_fault(totals: list[RoundTotal], tallies: Mapping[Hashable, _Tally],
-                       substitutes: set[Hashable], rounds: range | None) -> None:
+                       substitutes: set[Hashable], rounds: range | None) -> NoReturn:
     """Raise the ValueError for the first total, in order, that is a player's round given
     a second time or the result of someone who is not an entrant (standings_from_totals
     found one of them)."""
@@ -273,6 +286,7 @@ def _raise_first_fault(totals: list[RoundTotal], tallies: Mapping[Hashable, _Tal
             continue
         if total[0] not in tallies and total[0] not in substitutes:
             raise ValueError(f"result for {total[0]!r}, who is not an entrant")
+    raise AssertionError("standings_from_totals saw a fault that is not there")
 
 
 def _ranked(tallies: dict[Hashable, _Tally], rounds_played: set[int],

@@ -301,3 +301,40 @@ def test_a_faulty_total_is_refused_by_the_first_fault_in_order():
     idle = RoundTotal("zed", 3, 0, 0, 0, 0)
     assert ranks(standings_from_totals([ann, bea, stranger, idle], field, range(1, 2))) == \
         [(1, "ann", 10, False), (2, "bea", 5, False)]
+
+
+def first_fault(totals, field, rounds):
+    """The error of the first faulty total, checked one by one in order (None: no fault)."""
+    entrants_ = {e.player for e in field}
+    seen = set()
+    for total in totals:
+        key = (total.player, total.round_no)
+        if key in seen:
+            return f"{total.player!r} has two totals for round {total.round_no}"
+        seen.add(key)
+        if total.games and total.round_no in rounds and total.player not in entrants_:
+            return f"result for {total.player!r}, who is not an entrant"
+    return None
+
+
+TOTALS = st.lists(
+    st.builds(RoundTotal, st.sampled_from([*PLAYERS[:4], "zed"]), st.integers(1, 4),
+              st.integers(-25, 70), st.integers(0, 2), st.integers(-25, 70),
+              st.integers(0, 2)),
+    max_size=12,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(totals=TOTALS, substitutes=st.sets(st.sampled_from(PLAYERS[:4]), max_size=2),
+       first=st.integers(1, 4), length=st.integers(0, 3))
+def test_faulty_totals_get_the_error_of_their_first_fault(totals, substitutes, first, length):
+    field = [Entrant(player, player in substitutes) for player in PLAYERS[:4]]
+    rounds = range(first, first + length + 1)
+    fault = first_fault(totals, field, rounds)
+    if fault is None:
+        standings_from_totals(totals, field, rounds)
+    else:
+        with pytest.raises(ValueError) as raised:
+            standings_from_totals(totals, field, rounds)
+        assert str(raised.value) == fault
