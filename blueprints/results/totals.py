@@ -115,7 +115,7 @@ def _sheet_rows(final: tuple[str, ...], void_wins: bool) -> Select:
     (and no choosing of columns by seat) that a row per seat would take. Outer joins: a
     seat nobody sits in has no total for anybody. Built once per process for each rule
     set's states: a statement, not data, so no worker holds anything a write could make
-    stale, and no request pays the ~1.5 ms of building it again."""
+    stale, and no request pays the 2-3 ms of building it again."""
     columns = [Round.number, Scoresheet.games_count, Scoresheet.state.in_(final)]
     query = select(Scoresheet).join(Round, Round.id == Scoresheet.round_id)
     for seat in SEATS:
