@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from core.words import OPEN_STATES
 from models import DirectorCall, Table, db, utcnow
@@ -46,12 +46,15 @@ def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None
     return None
 
 
+# Built once per process: building a statement and its cache key costs more than running
+# it (every table page and changed poll reads it).
+_LATEST_CALL = (select(DirectorCall).where(DirectorCall.table_id == bindparam("table_id"))
+                .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1))
+
+
 def latest_call(table: Table) -> DirectorCall | None:
     """The table's latest call, whatever its state."""
-    return db.session.scalar(
-        select(DirectorCall).where(DirectorCall.table_id == table.id)
-        .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1)
-    )
+    return db.session.scalar(_LATEST_CALL, {"table_id": table.id})
 
 
 def table_version(call: DirectorCall | None) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask import has_request_context, request
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import and_, bindparam, case, func, select
 
 from core.lookup import plain_code
 from core.words import SheetState, clock_text
@@ -118,6 +118,18 @@ _CLOCK_COLUMNS = (Round.number, Round.duration_seconds, Round.started_at, Round.
                   Round.clock_version)
 
 
+# Built once per process (building a statement and its cache key costs more than running
+# it); parameters are bound at each execution.
+_CLOCK = (select(*_CLOCK_COLUMNS).where(Round.tournament_id == bindparam("tournament_id"))
+          .order_by(*_CURRENT_ORDER).limit(1))
+_CLOCK_BY_CODE = (
+    select(Tournament.id, Tournament.code, Tournament.name, Tournament.rounds, *_CLOCK_COLUMNS)
+    .outerjoin(Round, Round.tournament_id == Tournament.id)
+    .where(Tournament.code == bindparam("code"))
+    .order_by(*_CURRENT_ORDER).limit(1)
+)
+
+
 def _cache() -> dict:
     """Views already read in this request (none outside a request). Kept on the request,
     not on flask.g: an app context can outlive a request (tests, CLI)."""
@@ -135,10 +147,7 @@ def clock_view(tournament) -> ClockView | None:
     tournament_id = tournament if isinstance(tournament, int) else tournament.id
     cache = _cache()
     if tournament_id not in cache:
-        row = db.session.execute(
-            select(*_CLOCK_COLUMNS).where(Round.tournament_id == tournament_id)
-            .order_by(*_CURRENT_ORDER).limit(1)
-        ).first()
+        row = db.session.execute(_CLOCK, {"tournament_id": tournament_id}).first()
         cache[tournament_id] = _view(tournament_id, row, utcnow())
     return cache[tournament_id]
 
@@ -158,13 +167,7 @@ def clock_by_code(code: str) -> tuple[PublicTournament, ClockView | None] | None
     code = plain_code(code)
     if code is None:
         return None
-    row = db.session.execute(
-        select(Tournament.id, Tournament.code, Tournament.name, Tournament.rounds,
-               *_CLOCK_COLUMNS)
-        .outerjoin(Round, Round.tournament_id == Tournament.id)
-        .where(Tournament.code == code)
-        .order_by(*_CURRENT_ORDER).limit(1)
-    ).first()
+    row = db.session.execute(_CLOCK_BY_CODE, {"code": code}).first()
     if row is None:
         return None
     tournament = PublicTournament(row.id, row.code, row.name, row.rounds)

@@ -7,11 +7,20 @@ import functools
 import secrets
 
 from flask import g, request
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import contains_eager
 
 from models import Table, Tournament, db
 from tournament.rules import RuleSet
+
+# Built once per process: building a statement and its cache key costs more than running
+# it. Parameters are bound at each execution; nothing read from the database is kept.
+_TOURNAMENT_BY_CODE = select(Tournament).where(Tournament.code == bindparam("code"))
+_TABLE_BY_LINK = (
+    select(Table).join(Tournament, Tournament.id == Table.tournament_id)
+    .options(contains_eager(Table.tournament))
+    .where(Tournament.code == bindparam("code"), Table.number == bindparam("number"))
+)
 
 
 def plain_code(code: str | None) -> str | None:
@@ -26,7 +35,7 @@ def tournament_by_code(code: str) -> Tournament | None:
     code = plain_code(code)
     if code is None:
         return None
-    return db.session.scalar(select(Tournament).where(Tournament.code == code))
+    return db.session.scalar(_TOURNAMENT_BY_CODE, {"code": code})
 
 
 def rules_of(tournament: Tournament) -> RuleSet:
@@ -49,11 +58,7 @@ def table_from_link(code: str, number: int, token: str | None) -> Table:
     code = plain_code(code)
     if code is None:
         raise BadLink()
-    table = db.session.scalar(
-        select(Table).join(Tournament, Tournament.id == Table.tournament_id)
-        .options(contains_eager(Table.tournament))
-        .where(Tournament.code == code, Table.number == number)
-    )
+    table = db.session.scalar(_TABLE_BY_LINK, {"code": code, "number": number})
     # Compared as bytes: compare_digest refuses str with non-ASCII characters (a TypeError,
     # so a 500), and anyone holding a link can put any character in ?k=.
     if table is None or not token or not secrets.compare_digest(

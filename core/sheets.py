@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import case, exists, select, update
+from sqlalchemy import bindparam, case, exists, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from core.clock import round_clock
@@ -37,26 +37,55 @@ from models import (
 from tournament.rules import RuleSet
 from tournament.scoring import Game, InvalidGame, round_lines
 
+# The statements of the table pages' reads, built once per process (building one and its
+# cache key costs more than running it); parameters are bound at each execution.
+_OPEN_ROUNDS_BEFORE = (
+    select(Round)
+    .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
+               & (Scoresheet.table_id == bindparam("table_id")))
+    .where(Round.tournament_id == bindparam("tournament_id"),
+           Round.number < bindparam("number"),
+           exists().where(Seating.round_id == Round.id,
+                          Seating.table_id == bindparam("table_id")),
+           Scoresheet.id.is_(None) | (Scoresheet.state == SheetState.OPEN))
+    .order_by(Round.number)
+)
+_SHEET = select(Scoresheet).where(Scoresheet.round_id == bindparam("round_id"),
+                                  Scoresheet.table_id == bindparam("table_id"))
+
+
+def _round_and_version_query(numbered: bool):
+    running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
+    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == SheetState.OPEN)
+    query = (
+        select(Round, Scoresheet.version)
+        .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
+                   & (Scoresheet.table_id == bindparam("table_id")))
+        .where(Round.tournament_id == bindparam("tournament_id"))
+    )
+    if numbered:
+        query = query.where(Round.number == bindparam("number"), exists().where(
+            Seating.round_id == Round.id, Seating.table_id == bindparam("table_id")))
+    else:
+        query = query.where(exists().where(Seating.round_id == Round.id)).order_by(
+            case((running, 0), (unfinished, 1), else_=2),
+            case((running, -Round.number), (unfinished, Round.number), else_=-Round.number))
+    return query.limit(1)
+
+
+_ROUND_NUMBERED = _round_and_version_query(numbered=True)
+_ROUND_CURRENT = _round_and_version_query(numbered=False)
+
 
 def open_rounds_before(table: Table, number: int) -> list[Round]:
     """Seated rounds before round `number` whose sheet at this table is not submitted
     (none entered, or open), in one query."""
-    return list(db.session.scalars(
-        select(Round)
-        .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
-                   & (Scoresheet.table_id == table.id))
-        .where(Round.tournament_id == table.tournament_id, Round.number < number,
-               exists().where(Seating.round_id == Round.id, Seating.table_id == table.id),
-               Scoresheet.id.is_(None) | (Scoresheet.state == SheetState.OPEN))
-        .order_by(Round.number)
-    ))
+    return list(db.session.scalars(_OPEN_ROUNDS_BEFORE, {
+        "table_id": table.id, "tournament_id": table.tournament_id, "number": number}))
 
 
 def sheet_for(round_: Round, table: Table) -> Scoresheet | None:
-    return db.session.scalar(
-        select(Scoresheet).where(Scoresheet.round_id == round_.id,
-                                 Scoresheet.table_id == table.id)
-    )
+    return db.session.scalar(_SHEET, {"round_id": round_.id, "table_id": table.id})
 
 
 def round_and_version(table: Table, number: int | None = None) -> tuple[Round, int] | None:
@@ -65,23 +94,11 @@ def round_and_version(table: Table, number: int | None = None) -> tuple[Round, i
     `number` given: that round, if this table has seats in it. Else the current round:
     the latest running one; with no clock running, the first seated round whose sheet
     here is not submitted; when every one is submitted, the last seated round."""
-    seated = exists().where(Seating.round_id == Round.id)
-    running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
-    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == SheetState.OPEN)
-    query = (
-        select(Round, Scoresheet.version)
-        .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
-                   & (Scoresheet.table_id == table.id))
-        .where(Round.tournament_id == table.tournament_id)
-    )
+    params = {"table_id": table.id, "tournament_id": table.tournament_id}
     if number is not None:
-        query = query.where(Round.number == number, exists().where(
-            Seating.round_id == Round.id, Seating.table_id == table.id))
+        row = db.session.execute(_ROUND_NUMBERED, {**params, "number": number}).first()
     else:
-        query = query.where(seated).order_by(
-            case((running, 0), (unfinished, 1), else_=2),
-            case((running, -Round.number), (unfinished, Round.number), else_=-Round.number))
-    row = db.session.execute(query.limit(1)).first()
+        row = db.session.execute(_ROUND_CURRENT, params).first()
     if row is None:
         return None
     return row[0], row[1] or 1

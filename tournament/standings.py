@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from operator import itemgetter
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 
 @dataclass(frozen=True)
@@ -229,27 +230,63 @@ def standings_from_totals(
     [(1, 'ann', 25), (2, 'cy', 0), (3, 'bea', -10)]
     """
     tallies, substitutes = _tallies(entrants, only)
+    totals = totals if isinstance(totals, list) else list(totals)
+    get = tallies.get
+    counted = 0
+    skipped: list[RoundTotal] = []          # no game, another round, or a substitute's
+    stranger = False
+    for total in totals:
+        player, round_no, points, games_won, best_game, games = total
+        if not games or (rounds is not None and round_no not in rounds):
+            skipped.append(total)
+            continue
+        tally = get(player)
+        if tally is None:
+            if player not in substitutes:
+                stranger = True
+                break
+            skipped.append(total)           # a substitute: plays, never ranked
+            continue
+        counted += 1
+        tally.total += points
+        tally.games_won += games_won
+        if tally.best_game is None or best_game > tally.best_game:
+            tally.best_game = best_game
+        tally.per_round[round_no] = points
+    # The faults, found in bulk after one plain pass: a player's round given twice shows
+    # as fewer rounds tallied than totals counted, a repeat among the totals skipped, or a
+    # skipped total for a round tallied. The rare faulty input is walked again in order,
+    # so the error is the one a total-by-total check raises first.
+    if stranger or counted != sum(len(tally.per_round) for tally in tallies.values()) or \
+            len(set(map(_player_and_round, skipped))) != len(skipped) or \
+            any(total[0] in tallies and total[1] in tallies[total[0]].per_round
+                for total in skipped):
+        _raise_first_fault(totals, tallies, substitutes, rounds)
     rounds_played: set[int] = set()
+    for tally in tallies.values():
+        rounds_played.update(tally.per_round)
+    return _ranked(tallies, rounds_played, only, tiebreak)
+
+
+_player_and_round = itemgetter(0, 1)
+
+
+def _raise_first_fault(totals: list[RoundTotal], tallies: Mapping[Hashable, _Tally],
+                       substitutes: set[Hashable], rounds: range | None) -> NoReturn:
+    """Raise the ValueError for the first total, in order, that is a player's round given
+    a second time or the result of someone who is not an entrant (standings_from_totals
+    found one of them)."""
     seen: set[tuple[Hashable, int]] = set()
     for total in totals:
-        key = (total.player, total.round_no)
+        key = (total[0], total[1])
         if key in seen:
-            raise ValueError(f"{total.player!r} has two totals for round {total.round_no}")
+            raise ValueError(f"{total[0]!r} has two totals for round {total[1]}")
         seen.add(key)
-        if not total.games or (rounds is not None and total.round_no not in rounds):
+        if not total[5] or (rounds is not None and total[1] not in rounds):
             continue
-        tally = tallies.get(total.player)
-        if tally is None:
-            if total.player in substitutes:
-                continue
-            raise ValueError(f"result for {total.player!r}, who is not an entrant")
-        rounds_played.add(total.round_no)
-        tally.total += total.points
-        tally.games_won += total.games_won
-        if tally.best_game is None or total.best_game > tally.best_game:
-            tally.best_game = total.best_game
-        tally.per_round[total.round_no] = tally.per_round.get(total.round_no, 0) + total.points
-    return _ranked(tallies, rounds_played, only, tiebreak)
+        if total[0] not in tallies and total[0] not in substitutes:
+            raise ValueError(f"result for {total[0]!r}, who is not an entrant")
+    raise AssertionError("standings_from_totals saw a fault that is not there")
 
 
 def _ranked(tallies: dict[Hashable, _Tally], rounds_played: set[int],

@@ -9,12 +9,14 @@ from core.live import Part, register
 
 from . import queue as calls
 from .table_calls import INVALID_LINK
-from .views import queue_context, table_call_context
+from .views import UNREAD, queue_context, table_call_context
 
 
 @register("calls.table_bar")
-def table_bar(table, live_url: str) -> Part:
-    context = table_call_context(table)
+def table_bar(table, live_url: str, call=UNREAD) -> Part:
+    """The table's call bar; `call`: the call it shows, when the poll has read it (the
+    table's call, less one this phone dismissed), so it is not read twice."""
+    context = table_call_context(table, call=call)
 
     def render() -> str:
         return render_template("calls/_table_state.html", tc=context, live_url=live_url,

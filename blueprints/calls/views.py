@@ -85,10 +85,16 @@ def shown_call(table, dismissed: int | None = None):
     return call
 
 
+# table_call_context's `call` when the caller has not read it
+UNREAD = object()
+
+
 def table_call_context(table, form: CallForm | None = None, error: str | None = None,
-                       dismissed: int | None = None) -> dict:
-    """Everything the table's call bar shows, read from the database."""
-    call = shown_call(table, dismissed)
+                       dismissed: int | None = None, call=UNREAD) -> dict:
+    """Everything the table's call bar shows, read from the database (`call`: the call
+    this phone's bar shows, when the caller has read it already, see shown_call)."""
+    if call is UNREAD:
+        call = shown_call(table, dismissed)
     return {
         "call": call,
         "version": table_version(call),

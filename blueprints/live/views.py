@@ -67,7 +67,8 @@ def table(code, number):
     if service.PANEL in poll.changed:
         parts.append(live.build("table.panel", poll.table, poll.state, live_url).render())
     if service.CALL in poll.changed:
-        parts.append(live.build("calls.table_bar", poll.table, live_url).render())
+        parts.append(live.build("calls.table_bar", poll.table, live_url,
+                                call=poll.call).render())
     return _parts(parts, clock_changed=service.CLOCK in poll.changed)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, bindparam, func, or_, select
 
 from blueprints.common import SEAT_NAMES
 from core.clock import clock_view
@@ -57,10 +57,15 @@ def tournaments_in_progress(today: date | None = None,
 
 # ---- a player's seat, itinerary and own scores (table issue) ----------------------------
 
+# Built once per process: building a statement and its cache key costs more than running
+# it; parameters are bound at each execution.
+_PLAYER_BY_NUMBER = select(Player).where(Player.tournament_id == bindparam("tournament_id"),
+                                         Player.number == bindparam("number"))
+
+
 def player_by_number(tournament: Tournament, number: int) -> Player | None:
-    return db.session.scalar(
-        select(Player).where(Player.tournament_id == tournament.id, Player.number == number)
-    )
+    return db.session.scalar(_PLAYER_BY_NUMBER, {"tournament_id": tournament.id,
+                                                 "number": number})
 
 
 def round_in_play(tournament: Tournament) -> tuple[int | None, str]:

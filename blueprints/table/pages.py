@@ -142,14 +142,16 @@ def page_context(table, view, clock_state: str | None = None) -> dict:
     clock_state = clock_state or sheets.clock_state(rnd)
     return dict(
         tournament=table.tournament, table=table, view=view,
-        next_tables=next_tables(rnd, table),
+        next_tables=next_tables(rnd, table, view.seats, view.rules),
         clock_state=clock_state,
         # the time-called form is offered up front only once this round's time is up
         time_up=clock_state in ("time_up", "ended"),
         page_url=link("table.page", table, rnd.number),
         entry_url=link("table.entry", table, rnd.number),
         review_url=link("table.review", table, rnd.number),
-        time_form=versioned(TimeCalledForm, view),
+        # only an open sheet with games left offers it (table/_time_called.html)
+        time_form=(versioned(TimeCalledForm, view) if view.is_open and not view.complete
+                   else None),
         time_url=link("table.time_called", table, rnd.number),
         other_open=sheets.open_rounds_before(table, rnd.number),
         correct_link=lambda game_no: link("table.entry", table, rnd.number, g=game_no),

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.orm import aliased, joinedload
 
-from core.lookup import movement_of, rules_of
+from core.lookup import rules_of
 from core.rounds import imported_plan, round_row
-from core.sheets import sheet_for
 from core.words import OUTCOME_LABELS, SEAT_NAMES, SEATS, SheetState, ruling_label
 from models import Player, Round, Scoresheet, Seating, Table, Tournament, User, db
 from tournament.movement import table_for
@@ -29,40 +29,67 @@ def table_by_number(tournament: Tournament, number: int) -> Table | None:
     )
 
 
+# The statements every table page runs, built once per process (building one and its
+# cache key costs more than running it); parameters are bound at each execution.
+_SEATS = (select(Seating.seat, Player).join(Player, Player.id == Seating.player_id)
+          .where(Seating.round_id == bindparam("round_id"),
+                 Seating.table_id == bindparam("table_id")))
+_NEXT_TABLE = aliased(Table)
+# These players' seats next round (not the whole round's), and the number of tables
+# (counted, not loaded: every table page would otherwise load them all).
+_TABLES_COUNT = (select(func.count(Table.id))
+                 .where(Table.tournament_id == bindparam("tournament_id")).scalar_subquery())
+_NEXT_SEATS = (
+    select(Player.id, _NEXT_TABLE.number, _TABLES_COUNT).select_from(Player)
+    .outerjoin(Seating, (Seating.player_id == Player.id) & (Seating.round_id == (
+        select(Round.id).where(Round.tournament_id == bindparam("tournament_id"),
+                               Round.number == bindparam("number")).scalar_subquery())))
+    .outerjoin(_NEXT_TABLE, _NEXT_TABLE.id == Seating.table_id)
+    .where(Player.id.in_(bindparam("ids", expanding=True)))
+)
+_SHEET_WITH_GAMES = (
+    select(Scoresheet)
+    .options(joinedload(Scoresheet.games), joinedload(Scoresheet.signoffs))
+    .where(Scoresheet.round_id == bindparam("round_id"),
+           Scoresheet.table_id == bindparam("table_id"))
+)
+
+
 def seats_of(round_: Round, table: Table) -> dict[str, Player]:
     """{seat: player} at this table in this round, in E, S, W, N order."""
-    rows = db.session.execute(
-        select(Seating.seat, Player).join(Player, Player.id == Seating.player_id)
-        .where(Seating.round_id == round_.id, Seating.table_id == table.id)
-    )
+    rows = db.session.execute(_SEATS, {"round_id": round_.id, "table_id": table.id})
     found = {seat: player for seat, player in rows}
     return {seat: found[seat] for seat in SEATS if seat in found}
 
 
-def next_tables(round_: Round, table: Table) -> dict[str, int | None]:
+def next_tables(round_: Round, table: Table, seats: dict[str, Player] | None = None,
+                rules: RuleSet | None = None) -> dict[str, int | None]:
     """{seat: table number next round} for this table's players (None after the last
-    round). The next round's stored seating when it exists, else tournament.movement."""
+    round). The next round's stored seating when it exists, else tournament.movement.
+    `seats` and `rules`: this round's seats and the tournament's rules, when the caller
+    has them already (a page's SheetView)."""
     tournament = table.tournament
     if round_.number >= tournament.rounds:
         return dict.fromkeys(SEATS)
-    nxt = round_row(tournament, round_.number + 1)
-    seats = seats_of(round_, table)
-    answer: dict[str, int | None] = {}
+    if seats is None:
+        seats = seats_of(round_, table)
+    movement = (rules or rules_of(tournament)).movement
+    ids = [player.id for player in seats.values()]
     stored: dict[int, int] = {}
-    if nxt is not None:
-        rows = db.session.execute(
-            select(Seating.player_id, Table.number).join(Table, Table.id == Seating.table_id)
-            .where(Seating.round_id == nxt.id)
-        )
-        stored = dict(rows.all())
-    # Counted, not loaded: every table page would otherwise load all the event's tables.
-    tables = db.session.scalar(select(func.count(Table.id))
-                               .where(Table.tournament_id == tournament.id))
+    if ids:
+        rows = db.session.execute(_NEXT_SEATS, {
+            "tournament_id": tournament.id, "number": round_.number + 1, "ids": ids}).all()
+        stored = {pid: number for pid, number, _ in rows if number is not None}
+        tables = rows[0][2] if rows else 0
+    else:
+        tables = db.session.scalar(select(_TABLES_COUNT),
+                                   {"tournament_id": tournament.id})
     imported = None
-    if nxt is None and movement_of(tournament) == "imported":
+    if movement == "imported" and round_row(tournament, round_.number + 1) is None:
         plan = imported_plan(tournament, round_.number + 1) or {}
         imported = {pid: number for number, by_seat in plan.items()
                     for pid in by_seat.values()}
+    answer: dict[str, int | None] = {}
     for seat in SEATS:
         player = seats.get(seat)
         if player is not None and player.id in stored:
@@ -262,10 +289,17 @@ def game_sentence(record_: dict[str, Any], view: SheetView) -> str:
     return f"{view.person(record_['winner'])} won{how}."
 
 
+def _sheet_with_games(round_: Round, table: Table) -> Scoresheet | None:
+    """core.sheets.sheet_for with its games and initials in the same query: a page reads
+    all three, and each statement costs more to build and load than its few rows."""
+    return db.session.scalars(_SHEET_WITH_GAMES, {
+        "round_id": round_.id, "table_id": table.id}).unique().first()
+
+
 def sheet_view(table: Table, round_: Round) -> SheetView:
     tournament = table.tournament
     rules = rules_of(tournament)
-    sheet = sheet_for(round_, table)
+    sheet = _sheet_with_games(round_, table)
     view = SheetView(tournament=tournament, table=table, round=round_, rules=rules,
                      sheet=sheet, seats=seats_of(round_, table))
     view.totals = dict.fromkeys(SEATS, 0)
@@ -288,7 +322,8 @@ def sheet_view(table: Table, round_: Round) -> SheetView:
         ))
         for seat in SEATS:
             view.totals[seat] += entry.points[seat]
-    view.signoffs = {s.seat: s.initials for s in sheet.signoffs}
+    # in the order they were made, as the separate read of them gave
+    view.signoffs = {s.seat: s.initials for s in sorted(sheet.signoffs, key=lambda s: s.id)}
     view.pending = list(sheet.pending_adjustments or [])
     if sheet.amended_by_id:
         user = db.session.get(User, sheet.amended_by_id)

@@ -11,7 +11,7 @@ from core.errors import Conflict
 from core.lookup import rules_of, table_link
 from core.words import SEAT_NAMES, SEATS
 
-from . import sheet_writes, signoffs
+from . import entry_html, sheet_writes, signoffs
 from .entry import EntryState
 from .forms import (
     EXPOSURE_CHOICES,
@@ -90,6 +90,7 @@ def entry_context(table, view, form, *, refused=None, conflict=None, director=Fa
     state = EntryState.of(form, view.rules, view.adjustments_for(form.game_no.data), refused)
     return dict(
         tournament=table.tournament, table=table, view=view, form=form, **state.context(),
+        **entry_html.helpers(state.plan, state.errors),
         conflict=conflict, conflict_game=conflict_game, director=director,
         value_choices=VALUE_CHOICES, exposure_choices=EXPOSURE_CHOICES,
         save_url=save_url or link("table.save_game", table, view.round.number),
@@ -190,11 +191,15 @@ def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=Non
     view = sheet_view(table, rnd)
     forms = forms or {}
     initial_forms = {}
+    # The forms are built only where the page shows them (table/_review.html): each
+    # costs more than the rest of its part of the page.
+    initials_shown = view.is_open and view.complete
     for seat in view.seats:
-        form = forms.get(seat) or versioned(InitialForm, view, seat=seat)
         if seat in forms:
-            stamp(form, view)
-        initial_forms[seat] = form
+            initial_forms[seat] = forms[seat]
+            stamp(forms[seat], view)
+        elif initials_shown:
+            initial_forms[seat] = versioned(InitialForm, view, seat=seat)
     context = page_context(table, view)
     context.update(
         errors=errors or {}, conflict=conflict, initial_forms=initial_forms,
@@ -202,9 +207,10 @@ def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=Non
                                                       game_no=number)
                             for number, seats in view.games_to_initial for seat in seats},
         game_initial_url=link("table.initial_game", table, rnd.number),
-        west_form=versioned(WestCheckForm, view),
+        west_form=(versioned(WestCheckForm, view)
+                   if view.is_open and view.complete and view.west_check_needed else None),
         west_url=link("table.west_check", table, rnd.number),
-        submit_form=versioned(SubmitForm, view),
+        submit_form=versioned(SubmitForm, view) if view.is_open else None,
         initial_url=link("table.initial", table, rnd.number),
         submit_url=link("table.submit", table, rnd.number),
     )

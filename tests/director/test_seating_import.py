@@ -97,3 +97,31 @@ def test_the_big_screen_names_the_chosen_movement(client, director):
     assert board(tournament).movement.startswith("East stays")
     choose_imported(client, tournament)
     assert board(tournament).movement == "the organiser's own seating"
+
+
+def test_next_tables_follow_a_seated_next_round_over_the_movement(director):
+    """Once round 2 is seated its stored tables win, whatever the movement would say."""
+    from models import Seating
+
+    tournament = make_tournament(director, players=12, rounds=2)
+    round_one, round_two = round_row(tournament, 1), ensure_round(tournament, 2)
+    db.session.flush()
+    table_one = next(t for t in tournament.tables if t.number == 1)
+    table_three = next(t for t in tournament.tables if t.number == 3)
+    by_movement = next_tables(round_one, table_one)
+    east = next(s.player_id for s in round_one.seats if s.table_id == table_one.id
+                and s.seat == "E")
+    moved = next(s for s in round_two.seats if s.player_id == east)
+    other = next(s for s in round_two.seats if s.table_id == table_three.id
+                 and s.seat == moved.seat)
+    old_table, other_player = moved.table_id, other.player_id
+    db.session.delete(other)
+    db.session.flush()
+    moved.table_id = table_three.id
+    db.session.flush()
+    db.session.add(Seating(round_id=round_two.id, table_id=old_table, seat=moved.seat,
+                           player_id=other_player))
+    db.session.flush()
+    db.session.expire_all()
+    assert db.session.get(Seating, moved.id).table_id == table_three.id
+    assert next_tables(round_one, table_one) == {**by_movement, "E": 3}

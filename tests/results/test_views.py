@@ -38,6 +38,28 @@ def test_poll_gets_204_until_a_sheet_changes(app, tournament):
     assert "HX-Request" in partial.headers["Vary"]
 
 
+def test_the_version_follows_every_change_of_a_game_the_standings_show(app, tournament):
+    sheet = add_sheet(tournament, 1, 1, [win("E"), WALL], state="open")
+    seen = {standings.results_version(tournament)}
+
+    def changed() -> bool:
+        db.session.commit()
+        version = standings.results_version(tournament)
+        new = version not in seen
+        seen.add(version)
+        return new
+
+    sheet.games[1].points = {"E": -10, "S": 30, "W": -10, "N": -10}   # new points
+    assert changed()
+    sheet.games[1].record = {"outcome": "mahjong", "winner": "S", "value": 30,
+                             "self_picked": True}                     # a win, same points
+    assert changed()
+    sheet.games.pop()                                                 # a game removed
+    assert changed()
+    sheet.games[0].note = "checked"       # nothing the standings show: no refresh for it
+    assert not changed()
+
+
 def test_provisional_view_and_competition_tabs(app, tournament):
     add_sheet(tournament, 1, 2, [win("E")], state="open")
     client = app.test_client()

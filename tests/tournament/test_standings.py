@@ -11,10 +11,12 @@ from tournament.standings import (
     Competition,
     Entrant,
     GameResult,
+    RoundTotal,
     Standing,
     break_tie,
     prize_ties,
     standings,
+    standings_from_totals,
 )
 
 
@@ -261,3 +263,78 @@ def test_ranks_follow_totals(games, substitutes):
     for higher, lower in zip(lines, lines[1:], strict=False):
         assert higher.total >= lower.total           # never a lower total above a higher one
         assert (higher.rank == lower.rank) == (higher.total == lower.total)
+
+
+def summed(results):
+    """Each player's games of each round as one RoundTotal."""
+    rounds: dict = {}
+    for game in results:
+        rounds.setdefault((game.player, game.round_no), []).append(game)
+    return [RoundTotal(player, round_no, sum(g.points for g in games),
+                       sum(g.won for g in games), max(g.points for g in games), len(games))
+            for (player, round_no), games in rounds.items()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(games=GAMES, substitutes=st.sets(st.sampled_from(PLAYERS), max_size=3),
+       first=st.integers(1, 4), length=st.integers(0, 3),
+       only=st.none() | st.sets(st.sampled_from(PLAYERS), min_size=1), data=st.data())
+def test_totals_rank_as_their_games_do(games, substitutes, first, length, only, data):
+    results = [GameResult(*game) for game in games]
+    totals = data.draw(st.permutations(summed(results)))
+    field = [Entrant(player, player in substitutes) for player in PLAYERS]
+    rounds = range(first, first + length + 1)
+    assert standings_from_totals(totals, field, rounds, only) == \
+        standings(results, field, rounds, only)
+    assert standings_from_totals(iter(totals), field) == standings(results, field)
+
+
+def test_a_faulty_total_is_refused_by_the_first_fault_in_order():
+    ann, bea = RoundTotal("ann", 1, 10, 0, 10, 1), RoundTotal("bea", 1, 5, 0, 5, 1)
+    stranger = RoundTotal("zed", 2, 5, 0, 5, 1)
+    field = entrants("ann", "bea")
+    with pytest.raises(ValueError, match="'ann' has two totals for round 1"):
+        standings_from_totals([ann, bea, ann, stranger], field)
+    with pytest.raises(ValueError, match="result for 'zed', who is not an entrant"):
+        standings_from_totals([ann, stranger, bea, ann], field)
+    # A stranger's total outside the rounds ranked, or with no game, is not a fault.
+    idle = RoundTotal("zed", 3, 0, 0, 0, 0)
+    assert ranks(standings_from_totals([ann, bea, stranger, idle], field, range(1, 2))) == \
+        [(1, "ann", 10, False), (2, "bea", 5, False)]
+
+
+def first_fault(totals, field, rounds):
+    """The error of the first faulty total, checked one by one in order (None: no fault)."""
+    entrants_ = {e.player for e in field}
+    seen = set()
+    for total in totals:
+        key = (total.player, total.round_no)
+        if key in seen:
+            return f"{total.player!r} has two totals for round {total.round_no}"
+        seen.add(key)
+        if total.games and total.round_no in rounds and total.player not in entrants_:
+            return f"result for {total.player!r}, who is not an entrant"
+    return None
+
+
+TOTALS = st.lists(
+    st.builds(RoundTotal, st.sampled_from([*PLAYERS[:4], "zed"]), st.integers(1, 4),
+              st.integers(-25, 70), st.integers(0, 2), st.integers(-25, 70),
+              st.integers(0, 2)),
+    max_size=12,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(totals=TOTALS, substitutes=st.sets(st.sampled_from(PLAYERS[:4]), max_size=2),
+       first=st.integers(1, 4), length=st.integers(0, 3))
+def test_faulty_totals_get_the_error_of_their_first_fault(totals, substitutes, first, length):
+    field = [Entrant(player, player in substitutes) for player in PLAYERS[:4]]
+    rounds = range(first, first + length + 1)
+    fault = first_fault(totals, field, rounds)
+    if fault is None:
+        standings_from_totals(totals, field, rounds)
+    else:
+        with pytest.raises(ValueError) as raised:
+            standings_from_totals(totals, field, rounds)
+        assert str(raised.value) == fault
