@@ -14,6 +14,7 @@ back together, as everywhere else. Other requests (POST) are untouched."""
 from __future__ import annotations
 
 import re
+import weakref
 
 from flask import has_request_context, request
 from sqlalchemy import event
@@ -24,6 +25,9 @@ from sqlalchemy.pool import Pool
 # On the pooled connection's record while it reads outside a transaction.
 OUTSIDE = "reads_outside_transaction"
 READS = ("GET", "HEAD")
+# The engines whose statements are watched for the first write (install): only their
+# connections may read outside a transaction.
+_WATCHED: weakref.WeakSet = weakref.WeakSet()
 LOCKING = re.compile(r"\bFOR\s+(?:UPDATE|SHARE|NO\s+KEY\s+UPDATE|KEY\s+SHARE)\b", re.I)
 
 
@@ -34,7 +38,7 @@ def plain_read(statement: str) -> bool:
 
 @event.listens_for(Session, "after_begin")
 def _read_outside_transaction(session, transaction, connection):
-    if connection.dialect.driver != "psycopg" or not has_request_context() \
+    if connection.engine not in _WATCHED or not has_request_context() \
             or request.method not in READS:
         return
     proxied = connection.connection
@@ -51,9 +55,9 @@ def install(engine: Engine) -> None:
     """Watch this engine's statements, if it is PostgreSQL through psycopg. (Only there:
     any statement listener makes SQLAlchemy run every engine's statements through its
     event hooks.)"""
-    if engine.dialect.driver == "psycopg" and not event.contains(
-            engine, "before_cursor_execute", _transaction_before_writing):
+    if engine.dialect.driver == "psycopg" and engine not in _WATCHED:
         event.listen(engine, "before_cursor_execute", _transaction_before_writing)
+        _WATCHED.add(engine)
 
 
 def _transaction_before_writing(conn, cursor, statement, parameters, context, executemany):

@@ -6,8 +6,8 @@ headers, compression) for an empty 204; at a few hundred phones that is most of 
 server's work. This WSGI wrapper recognises the poll's path, compares the versions with
 one statement on a pooled connection (blueprints.live.service.fast_unchanged, checked
 against the full view's comparison in tests/live; on PostgreSQL outside a transaction, a
-single round trip), and answers 204 itself. Anything
-else, and any doubt (a bad link, an error), goes to Flask, which answers it in full."""
+single round trip), and answers 204 itself. Anything else, and any doubt (a bad link, an
+error), goes to Flask, which answers it in full."""
 
 from __future__ import annotations
 
@@ -86,6 +86,7 @@ class UnchangedPoll:
                                           small_int(args.get("r")) or None, args, dismissed)
         finally:
             driver.autocommit = False
+
 
 def install(app) -> None:
     app.wsgi_app = UnchangedPoll(app, app.wsgi_app)
