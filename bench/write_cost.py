@@ -1,0 +1,185 @@
+"""CPU cost and SQL statements of East's whole round at one table, per kind of request.
+
+    .venv/bin/python -m bench.write_cost [--tables 150] [--rounds 30] [--sql NAME]
+                                         [--profile NAME|all] [--no-steps]
+
+Seeds a tournament of --tables tables (bench.flows.seed) on a temporary SQLite file, then
+with the Flask test client (CSRF on, the cookie jar of one phone) plays the round of
+bench.flows.GAMES at tables 1, 2, ... one after another, as a phone does it: the table
+page; per game the entry page, the wizard's htmx previews as each answer is tapped
+("game step", one per answer; --no-steps leaves them out, as a phone without JavaScript
+does), the save and the page its redirect opens; the review, each player's initials and
+the review again, West's check where the page offers it, the submit and its redirect.
+Every form's hidden fields (sheet version, request key, CSRF token) are read from the
+page just served, as a browser sends them.
+
+Three tables are played first to warm up; then --rounds tables are measured. It prints,
+per kind of request, how many a table-round makes, the mean CPU milliseconds
+(time.process_time: this process only, the test client's own work included) and SQL
+statements (a before_cursor_execute listener) of one, and the total per table-round.
+--sql NAME prints the statements of the requests of that kind at the last table;
+--profile NAME (or "all") runs cProfile over those requests and prints the top functions."""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import tempfile
+import time
+from collections import defaultdict
+
+from sqlalchemy import event
+
+from bench.flows import GAMES, app_for, seed, table_url
+from bench.table_flow import Forms, game_fields, signer_of
+
+HX = {"HX-Request": "true"}
+WARM_UP = 3
+
+
+class Meter:
+    """Runs each request under a name, adding its CPU and statements to that name."""
+
+    def __init__(self, client, engine, profile: str | None, sql: str | None):
+        self.client = client
+        self.cpu: dict[str, float] = defaultdict(float)
+        self.count: dict[str, int] = defaultdict(int)
+        self.statements: dict[str, int] = defaultdict(int)
+        self.measuring = False
+        self.profile_name, self.sql_name = profile, sql
+        self.profiler = cProfile.Profile() if profile else None
+        self.last_table = False
+        self._queries = 0
+        self._show = False
+
+        @event.listens_for(engine, "before_cursor_execute")
+        def count(conn, cursor, statement, *_):
+            self._queries += 1
+            if self._show:
+                print("   ", " ".join(statement.split())[:300])
+
+    def __call__(self, name: str, method: str, path: str, data=None, headers=None):
+        profiling = self.measuring and self.profile_name in (name, "all")
+        self._show = self.measuring and self.last_table and self.sql_name == name
+        if self._show:
+            print(f"  {name}: {method} {path.split('?')[0]}")
+        self._queries = 0
+        start = time.process_time()
+        if profiling:
+            self.profiler.enable()
+        response = self.client.open(path, method=method, data=data, headers=headers or {})
+        if profiling:
+            self.profiler.disable()
+        spent = time.process_time() - start
+        self._show = False
+        if self.measuring:
+            self.cpu[name] += spent
+            self.count[name] += 1
+            self.statements[name] += self._queries
+        return response
+
+    def follow(self, name: str, response, expected=(302, 303)):
+        """A post's redirect, followed like a browser (HX-Redirect for htmx)."""
+        target = response.headers.get("HX-Redirect") or response.headers.get("Location")
+        assert response.status_code in expected and target, (name, response.status_code)
+        page = self(name, "GET", target)
+        assert page.status_code == 200, (name, page.status_code)
+        return page
+
+
+def steps_of(fields: dict) -> list[dict]:
+    """The wizard's answers as tapped one by one: each step's form holds the answers so
+    far (the initials come last, with the save)."""
+    answers = [(k, v) for k, v in fields.items() if k != "initials"]
+    return [dict(answers[:i]) for i in range(1, len(answers) + 1)]
+
+
+def play_round(meter: Meter, code_seed, number: int, steps: bool) -> None:
+    page = meter("table page", "GET", table_url(code_seed, number))
+    assert page.status_code == 200
+    for game in GAMES:
+        entry = meter("entry page", "GET", table_url(code_seed, number, "/game"))
+        assert entry.status_code == 200, entry.status_code
+        form = Forms(entry.get_data(as_text=True)).find("/game")
+        fields = game_fields(game, signer_of(game))
+        if steps:
+            preview = form["action"].replace("/game?", "/game/preview?")
+            for answers in steps_of(fields):
+                step = meter("game step (htmx preview)", "POST", preview,
+                             data={**form["fields"], **answers}, headers=HX)
+                assert step.status_code == 200, step.status_code
+        saved = meter("save game", "POST", form["action"], data={**form["fields"], **fields})
+        meter.follow("save game -> table page", saved)
+    review = meter("review page", "GET", table_url(code_seed, number, "/review"))
+    assert review.status_code == 200
+    for seat in "ESWN":
+        form = Forms(review.get_data(as_text=True)).find("/initial", seat=seat)
+        if form is None:
+            continue
+        signed = meter("initial", "POST", form["action"],
+                       data={**form["fields"], "initials": seat * 2})
+        review = meter.follow("initial -> review page", signed)
+    form = Forms(review.get_data(as_text=True)).find("/west-check")
+    if form is not None:
+        checked = meter("west check", "POST", form["action"], data=form["fields"])
+        review = meter.follow("west check -> review page", checked)
+    form = Forms(review.get_data(as_text=True)).find("/submit")
+    assert form is not None
+    submitted = meter("submit", "POST", form["action"], data=form["fields"])
+    meter.follow("submit -> table page", submitted)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=150)
+    parser.add_argument("--rounds", type=int, default=30, help="tables measured")
+    parser.add_argument("--profile", default=None)
+    parser.add_argument("--sql", default=None, help="print the statements of this kind")
+    parser.add_argument("--no-steps", action="store_true",
+                        help="leave out the wizard's htmx previews")
+    args = parser.parse_args()
+    assert args.rounds + WARM_UP <= args.tables
+
+    with tempfile.TemporaryDirectory() as folder:
+        database_url = "sqlite:///" + os.path.join(folder, "bench.db")
+        from flask_migrate import upgrade
+
+        app = app_for(database_url)
+        with app.app_context():
+            upgrade(directory=os.path.join(app.root_path, "migrations"))
+        code_seed = seed(database_url, args.tables)
+        app = app_for(database_url)
+        with app.app_context():
+            from models import db
+            engine = db.engine
+        meter = Meter(app.test_client(), engine, args.profile, args.sql)
+
+        for number in range(1, WARM_UP + 1):
+            play_round(meter, code_seed, number, not args.no_steps)
+        meter.measuring = True
+        first = WARM_UP + 1
+        for number in range(first, first + args.rounds):
+            meter.last_table = number == first + args.rounds - 1
+            play_round(meter, code_seed, number, not args.no_steps)
+
+    rounds = args.rounds
+    print(f"{'request':30} {'per round':>9} {'CPU ms':>7} {'SQL':>6} "
+          f"{'CPU ms/round':>12} {'SQL/round':>9}")
+    for name in meter.count:
+        n = meter.count[name]
+        print(f"{name:30} {n / rounds:9.1f} {meter.cpu[name] * 1000 / n:7.2f} "
+              f"{meter.statements[name] / n:6.1f} {meter.cpu[name] * 1000 / rounds:12.1f} "
+              f"{meter.statements[name] / rounds:9.1f}")
+    print(f"{'table-round':30} {sum(meter.count.values()) / rounds:9.1f} {'':7} {'':6} "
+          f"{sum(meter.cpu.values()) * 1000 / rounds:12.1f} "
+          f"{sum(meter.statements.values()) / rounds:9.1f}")
+    if meter.profiler is not None:
+        stats = pstats.Stats(meter.profiler)
+        stats.sort_stats("cumulative").print_stats(90)
+        stats.sort_stats("tottime").print_stats(30)
+
+
+if __name__ == "__main__":
+    main()
