@@ -28,7 +28,8 @@ import functools
 import hashlib
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import inspect, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from blueprints.common import unstorable
 from core.errors import Conflict, Refused, Replay
@@ -42,8 +43,9 @@ from core.sheets import (
     unverify,
 )
 from core.words import SEAT_NAMES, SEATS, SheetState, staff_actor, table_actor
-from core.writes import applied, claim, write
+from core.writes import applied, write
 from models import (
+    AppliedRequest,
     GameEntry,
     Round,
     Scoresheet,
@@ -128,18 +130,32 @@ def begin_write(sheet: Scoresheet, version: int | None, key: str | None, *,
                  locked: str | None = LOCKED) -> Scoresheet:
     """Bump the version if it is still `version` (None or 0: a form without one, always
     stale) and claim the request key. Raises StaleSheet, Replay, or (with `locked`) a
-    409 SheetError when the sheet is no longer open. Returns the sheet, freshly loaded."""
+    409 SheetError when the sheet is no longer open. Returns the sheet as it now stands.
+
+    Every caller has found the key not applied (sheet_and_key) in this unit: a send of
+    the same request committed since then bumped this sheet's version (the key is bound
+    to this sheet), so the bump below fails for this one; the key's unique row is the
+    last guard (core.writes: the commit's IntegrityError becomes a Replay)."""
     sheet_id = sheet.id
+    now = utcnow()
     result = db.session.execute(
         update(Scoresheet).where(Scoresheet.id == sheet_id, Scoresheet.version == (version or 0))
-        .values(version=Scoresheet.version + 1, updated_at=utcnow())
+        .values(version=Scoresheet.version + 1, updated_at=now)
         .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:
         raise StaleSheet(key)
-    claim(key, sheet_id=sheet_id)
-    db.session.expire(sheet)
-    sheet = db.session.get(Scoresheet, sheet_id, populate_existing=True)
+    if key:
+        db.session.add(AppliedRequest(key=key, sheet_id=sheet_id))
+    if inspect(sheet).dict.get("version") == version and not db.session.is_modified(sheet):
+        # Loaded at the version the bump matched: every change of a sheet bumps its
+        # version, so nothing read of it in this unit (its games, its initials) changed
+        # since; only the bump's own columns are new.
+        set_committed_value(sheet, "version", version + 1)
+        set_committed_value(sheet, "updated_at", now)
+    else:
+        db.session.expire(sheet)
+        sheet = db.session.get(Scoresheet, sheet_id, populate_existing=True)
     if locked and sheet.state != SheetState.OPEN:
         raise SheetError("sheet", locked, status=409)
     return sheet
@@ -163,10 +179,12 @@ def printable(text: str | None, field_name: str, what: str, lines: bool = False)
     return text
 
 
-def check_initials(initials: str, field_name: str = "initials", missing: str = "") -> str:
+def check_initials(initials: str, field_name: str = "initials", missing=None) -> str:
+    """`missing`: what to say when there are none (a function: it reads the seats)."""
     initials = printable(initials, field_name, "The initials")
     if not initials:
-        raise SheetError(field_name, missing or "Please write your initials.")
+        raise SheetError(field_name, (missing() if missing else "")
+                         or "Please write your initials.")
     if len(initials) > 8:
         raise SheetError(field_name, "Initials are at most 8 letters.")
     return initials
@@ -242,8 +260,8 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
         initials = printable(initials, "initials", "The initials")[:8] \
             or (existing.initials if existing else "")
     else:
-        initials = check_initials(initials, missing=_hand_the_phone(round_, table, who_signs,
-                                                                     number))
+        initials = check_initials(initials, missing=lambda: _hand_the_phone(
+            round_, table, who_signs, number))
     sheet = begin_write(sheet, version, key, locked=None if director else SUBMITTED)
     count = len(sheet.games)
     if number < 1 or number > min(count + 1, tournament.games_per_round):
@@ -270,7 +288,7 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
         entry.signer = who_signs
         entry.initials = initials
         entry.note = (note or "").strip()[:280]
-    db.session.flush()
+    # scored before the flush: the new game is inserted with its points, in one flush
     rescore(sheet, rules)
     cleared = clear_changed_signoffs(sheet, before_totals)
     ruling = (director and sheet.state != SheetState.OPEN
