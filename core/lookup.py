@@ -4,6 +4,7 @@ table a QR link opens."""
 from __future__ import annotations
 
 import functools
+import json
 import secrets
 
 from flask import g, request
@@ -40,7 +41,15 @@ def tournament_by_code(code: str) -> Tournament | None:
 
 def rules_of(tournament: Tournament) -> RuleSet:
     """The tournament's rule set: the one reading of Tournament.rules."""
-    return RuleSet.from_dict(tournament.rules)
+    return _rule_set(json.dumps(tournament.rules, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=64)
+def _rule_set(stored: str) -> RuleSet:
+    """Checking every field of a rule set costs more than the rest of a save: a RuleSet
+    is frozen, so one per distinct stored text serves every request (keyed on the text,
+    an edit of the rules is a new key)."""
+    return RuleSet.from_dict(json.loads(stored))
 
 
 def movement_of(tournament: Tournament) -> str:
