@@ -199,6 +199,12 @@ def totals(sheet: Scoresheet) -> dict[str, int]:
     return sums
 
 
+def stored_totals(sheet: Scoresheet) -> dict[str, int]:
+    """`totals` as the sheet's summed columns hold them (models.sheet keeps them on every
+    flush that changes a game): for a write that changes no game, without loading them."""
+    return {seat: getattr(sheet, f"total_{seat.lower()}") for seat in SEATS}
+
+
 def clear_changed_signoffs(sheet: Scoresheet, before: dict[str, int]) -> list[str]:
     """A player's initials stand for a total; drop those whose total changed."""
     after = totals(sheet)

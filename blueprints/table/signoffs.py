@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from core.errors import Replay
 from core.lookup import rules_of
-from core.sheets import subject_of, totals
+from core.sheets import stored_totals, subject_of
 from core.words import SEAT_NAMES, SEATS, SheetState, staff_actor, table_actor
 from core.writes import applied
 from models import Player, Round, RoundSignoff, Scoresheet, Table, User, record, utcnow
@@ -35,7 +35,8 @@ def player_initials(player: Player | None, seat: str) -> str:
 
 
 def _every_game_entered(sheet: Scoresheet, table: Table, field: str, message: str) -> None:
-    if len(sheet.games) < table.tournament.games_per_round:
+    # the summed column, not the games: these writes change no game, so need none loaded
+    if sheet.games_count < table.tournament.games_per_round:
         raise SheetError(field, message)
 
 
@@ -58,7 +59,7 @@ def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
         current.initials, current.signed_at = initials, utcnow()
     record("round.initial", tournament_id=table.tournament_id, subject=subject_of(sheet),
            before={"seat": seat, "initials": before},
-           after={"seat": seat, "initials": initials, "total": totals(sheet)[seat]},
+           after={"seat": seat, "initials": initials, "total": stored_totals(sheet)[seat]},
            actor=table_actor(table.number, seat))
     return sheet
 
@@ -105,7 +106,7 @@ def west_check(table: Table, round_: Round, *, version: int | None,
     initials = player_initials(seats_of(round_, table).get("W"), "W")
     sheet.west_checked_at, sheet.west_initials = utcnow(), initials
     record("sheet.west_check", tournament_id=table.tournament_id, subject=subject_of(sheet),
-           before=None, after={"west_initials": initials, "totals": totals(sheet)},
+           before=None, after={"west_initials": initials, "totals": stored_totals(sheet)},
            actor=table_actor(table.number, "W"))
     return sheet
 
@@ -138,7 +139,7 @@ def submit_sheet(table: Table, round_: Round, *, version: int | None,
     sheet.submitted_by = table_actor(table.number)[:80]
     record("sheet.submit", tournament_id=table.tournament_id, subject=subject_of(sheet),
            before={"state": SheetState.OPEN},
-           after={"state": SheetState.SUBMITTED, "totals": totals(sheet)},
+           after={"state": SheetState.SUBMITTED, "totals": stored_totals(sheet)},
            actor=sheet.submitted_by)
     return sheet
 
