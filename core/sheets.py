@@ -209,6 +209,8 @@ def clear_changed_signoffs(sheet: Scoresheet, before: dict[str, int]) -> list[st
     """A player's initials stand for a total; drop those whose total changed."""
     after = totals(sheet)
     cleared = []
+    if after == before:
+        return cleared  # no total changed: the initials (not even loaded) all stand
     for signoff in list(sheet.signoffs):
         if before.get(signoff.seat) != after.get(signoff.seat):
             cleared.append(signoff.seat)
