@@ -211,7 +211,10 @@ def clear_changed_signoffs(sheet: Scoresheet, before: dict[str, int]) -> list[st
     cleared = []
     if after == before:
         return cleared  # no total changed: the initials (not even loaded) all stand
-    for signoff in list(sheet.signoffs):
+    # read without flushing the write's changes first: they flush once, at its commit
+    with db.session.no_autoflush:
+        signoffs = list(sheet.signoffs)
+    for signoff in signoffs:
         if before.get(signoff.seat) != after.get(signoff.seat):
             cleared.append(signoff.seat)
             sheet.signoffs.remove(signoff)
