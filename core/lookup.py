@@ -46,9 +46,9 @@ def rules_of(tournament: Tournament) -> RuleSet:
 
 @functools.lru_cache(maxsize=64)
 def _rule_set(stored: str) -> RuleSet:
-    """Checking every field of a rule set costs more than the rest of a save: a RuleSet
-    is frozen, so one per distinct stored text serves every request (keyed on the text,
-    an edit of the rules is a new key)."""
+    """A request reads the rules several times, each a check of every field: a RuleSet is
+    frozen, so one per distinct stored text serves every request (keyed on the text, an
+    edit of the rules is a new key)."""
     return RuleSet.from_dict(json.loads(stored))
 
 
