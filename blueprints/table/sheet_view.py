@@ -9,7 +9,7 @@ from the records under the tournament's RuleSet to show how each total came abou
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import aliased, joinedload
@@ -34,6 +34,12 @@ def table_by_number(tournament: Tournament, number: int) -> Table | None:
 _SEATS = (select(Seating.seat, Player).join(Player, Player.id == Seating.player_id)
           .where(Seating.round_id == bindparam("round_id"),
                  Seating.table_id == bindparam("table_id")))
+# The same seats as plain rows, for pages that only show them: loading four Player
+# entities costs more than the rest of reading them.
+_SEAT_ROWS = (select(Seating.seat, Player.id, Player.number, Player.name)
+              .join(Player, Player.id == Seating.player_id)
+              .where(Seating.round_id == bindparam("round_id"),
+                     Seating.table_id == bindparam("table_id")))
 _NEXT_TABLE = aliased(Table)
 # These players' seats next round (not the whole round's), and the number of tables
 # (counted, not loaded: every table page would otherwise load them all).
@@ -62,7 +68,23 @@ def seats_of(round_: Round, table: Table) -> dict[str, Player]:
     return {seat: found[seat] for seat in SEATS if seat in found}
 
 
-def next_tables(round_: Round, table: Table, seats: dict[str, Player] | None = None,
+class SeatedPlayer(NamedTuple):
+    """A seated player as the pages show them (read only)."""
+
+    id: int
+    number: int
+    name: str
+
+
+def seated_players(round_: Round, table: Table) -> dict[str, SeatedPlayer]:
+    """seats_of as plain rows, for a page: {seat: (id, number, name)} in E, S, W, N order."""
+    rows = db.session.execute(_SEAT_ROWS, {"round_id": round_.id, "table_id": table.id})
+    found = {seat: SeatedPlayer(pid, number, name) for seat, pid, number, name in rows}
+    return {seat: found[seat] for seat in SEATS if seat in found}
+
+
+def next_tables(round_: Round, table: Table,
+                seats: dict[str, Player] | dict[str, SeatedPlayer] | None = None,
                 rules: RuleSet | None = None) -> dict[str, int | None]:
     """{seat: table number next round} for this table's players (None after the last
     round). The next round's stored seating when it exists, else tournament.movement.
@@ -149,7 +171,7 @@ class SheetView:
     round: Round
     rules: RuleSet
     sheet: Scoresheet | None
-    seats: dict[str, Player]
+    seats: dict[str, SeatedPlayer]
     games: list[GameRow] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)
     signoffs: dict[str, str] = field(default_factory=dict)
@@ -301,7 +323,7 @@ def sheet_view(table: Table, round_: Round) -> SheetView:
     rules = rules_of(tournament)
     sheet = _sheet_with_games(round_, table)
     view = SheetView(tournament=tournament, table=table, round=round_, rules=rules,
-                     sheet=sheet, seats=seats_of(round_, table))
+                     sheet=sheet, seats=seated_players(round_, table))
     view.totals = dict.fromkeys(SEATS, 0)
     if sheet is None:
         return view
