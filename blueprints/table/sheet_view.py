@@ -16,6 +16,7 @@ from sqlalchemy.orm import aliased
 
 from core.lookup import rules_of
 from core.rounds import imported_plan, round_row
+from core.rows import read_rows
 from core.words import OUTCOME_LABELS, SEAT_NAMES, SEATS, SheetState, ruling_label
 from models import (
     GameEntry,
@@ -45,10 +46,8 @@ def table_by_number(tournament: Tournament, number: int) -> Table | None:
 _SEATS = (select(Seating.seat, Player).join(Player, Player.id == Seating.player_id)
           .where(Seating.round_id == bindparam("round_id"),
                  Seating.table_id == bindparam("table_id")))
-# The reads of the pages that only show the sheet, as Core statements on the tables (not
-# the mapped classes) run on the session's connection: the session's ORM execution costs
-# three to four times the statement itself, and its entities more again. Each answers
-# plain rows, in the session's transaction.
+# The reads of the pages that only show the sheet: Core statements on the tables (not the
+# mapped classes), run by core.rows.read_rows.
 _SEATING, _PLAYER = Seating.__table__, Player.__table__
 _SHEET_T, _GAME_T, _SIGNOFF_T = (Scoresheet.__table__, GameEntry.__table__,
                                  RoundSignoff.__table__)
@@ -76,20 +75,13 @@ _SHEET_ROWS = (
 )
 
 
-def _read(statement, params: dict):
-    """`statement`'s rows on the session's connection, after flushing anything pending
-    (as the session's own execute would)."""
-    session = db.session()
-    if session.new or session.dirty or session.deleted:
-        session.flush()
-    return session.connection().execute(statement, params)
-
 
 _NEXT_TABLE = aliased(Table)
 # These players' seats next round (not the whole round's), and the number of tables
 # (counted, not loaded: every table page would otherwise load them all).
 _TABLES_COUNT = (select(func.count(Table.id))
                  .where(Table.tournament_id == bindparam("tournament_id")).scalar_subquery())
+_TABLES_ALONE = select(_TABLES_COUNT)
 _NEXT_SEATS = (
     select(Player.id, _NEXT_TABLE.number, _TABLES_COUNT).select_from(Player)
     .outerjoin(Seating, (Seating.player_id == Player.id) & (Seating.round_id == (
@@ -133,7 +125,7 @@ def seated_players(round_: Round, table: Table) -> tuple[dict[str, SeatedPlayer]
                                                         dict[str, str]]:
     """seats_of as plain rows, for a page: ({seat: (id, number, name)} in E, S, W, N
     order, {seat: the initials beside the round total})."""
-    rows = _read(_SEAT_ROWS, {"round_id": round_.id, "table_id": table.id})
+    rows = read_rows(_SEAT_ROWS, {"round_id": round_.id, "table_id": table.id})
     found, signed = {}, {}
     for seat, pid, number, name, initials in rows:
         found[seat] = SeatedPlayer(pid, number, name)
@@ -144,7 +136,7 @@ def seated_players(round_: Round, table: Table) -> tuple[dict[str, SeatedPlayer]
 
 def _sheet_with_games(round_: Round, table: Table):
     """(the sheet's row, its games in order), or (None, []) when there is no sheet yet."""
-    rows = _read(_SHEET_ROWS, {"round_id": round_.id, "table_id": table.id}).all()
+    rows = read_rows(_SHEET_ROWS, {"round_id": round_.id, "table_id": table.id}).all()
     if not rows:
         return None, []
     games = [SheetGame(number=row.game_number, record=row.game_record,
@@ -172,13 +164,12 @@ def next_tables(round_: Round, table: Table,
     ids = [player.id for player in seats.values()]
     stored: dict[int, int] = {}
     if ids:
-        rows = db.session.execute(_NEXT_SEATS, {
+        rows = read_rows(_NEXT_SEATS, {
             "tournament_id": tournament.id, "number": round_.number + 1, "ids": ids}).all()
         stored = {pid: number for pid, number, _ in rows if number is not None}
         tables = rows[0][2] if rows else 0
     else:
-        tables = db.session.scalar(select(_TABLES_COUNT),
-                                   {"tournament_id": tournament.id})
+        tables = read_rows(_TABLES_ALONE, {"tournament_id": tournament.id}).scalar()
     imported = None
     if movement == "imported" and round_row(tournament, round_.number + 1) is None:
         plan = imported_plan(tournament, round_.number + 1) or {}
