@@ -24,6 +24,8 @@ from flask import (
     session,
     url_for,
 )
+from markupsafe import Markup
+from wtforms.widgets import HiddenInput
 
 from blueprints.common import new_request_key, wants_partial
 from core import sheets
@@ -184,3 +186,23 @@ def page_context(table, view, clock_state: str | None = None) -> dict:
         other_open=sheets.open_rounds_before(table, rnd.number),
         correct_link=lambda game_no: link("table.entry", table, rnd.number, g=game_no),
     )
+
+
+@bp.app_template_global()
+def hidden_inputs(form, prefix: str) -> Markup:
+    """A form's hidden fields with ids prefixed by `prefix` (table/_macros.html), each as
+    WTForms renders it, written out here for the plain hidden inputs: the review page has
+    a dozen, and WTForms' rendering of each costs more than the rest of its form."""
+    parts = []
+    for field in form:
+        widget = field.widget
+        if getattr(widget, "input_type", None) != "hidden":
+            continue
+        if (type(widget) is not HiddenInput or field.render_kw
+                or getattr(field.flags, "disabled", False)
+                or getattr(field, "_datalist", None) is not None):
+            parts.append(field(id=f"{prefix}-{field.name}"))
+            continue
+        parts.append(Markup('<input id="{}" name="{}" type="hidden" value="{}">').format(
+            f"{prefix}-{field.name}", field.name, field._value()))
+    return Markup("").join(parts)

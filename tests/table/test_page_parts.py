@@ -1,4 +1,5 @@
-"""A table's links, built without url_for, read exactly as url_for gives them."""
+"""Parts of the table's pages built without url_for or WTForms' rendering read exactly
+as those give them."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from types import SimpleNamespace
 
 from flask import url_for
 
-from blueprints.table.pages import link
+from blueprints.table.pages import hidden_inputs, link
 
 
 def test_table_links_match_url_for(app):
@@ -25,3 +26,22 @@ def test_table_links_match_url_for(app):
                                            r=round_no, **values)
                         assert expected.startswith(f"{root}/t/")
                         assert link(endpoint, table, round_no, **values) == expected
+
+
+def test_hidden_inputs_match_wtforms(app):
+    from blueprints.table import forms
+
+    was = app.config.get("WTF_CSRF_ENABLED", True)
+    app.config["WTF_CSRF_ENABLED"] = True
+    try:
+        with app.test_request_context("/"):
+            for form_class in (forms.TimeCalledForm, forms.InitialForm, forms.SubmitForm,
+                               forms.GameInitialForm, forms.WestCheckForm, forms.GameForm):
+                form = form_class(formdata=None, version=3, round_no=2, seat="E",
+                                  game_no=4, request_key='a"b<c')
+                expected = "".join(str(f(id=f"p-{f.name}")) for f in form
+                                   if getattr(f.widget, "input_type", None) == "hidden")
+                assert 'name="csrf_token"' in expected
+                assert str(hidden_inputs(form, "p")) == expected
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = was
