@@ -10,7 +10,14 @@ from datetime import datetime
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
-from flask import current_app, make_response, render_template, url_for
+from flask import (
+    current_app,
+    has_request_context,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
 from wtforms.validators import ValidationError
 
 from extensions import htmx
@@ -91,8 +98,24 @@ def local_time(value: datetime | None, fmt: str = "%H:%M") -> str:
     return value.astimezone(ZoneInfo(tz) if tz else None).strftime(fmt)
 
 
+def fixed_url(endpoint: str, **values) -> str:
+    """url_for for a URL the same on every page (the stylesheet, the home page), built once
+    per app and script root: base.html names five on every page, and each url_for
+    costs more than the rest of its line. Not cached in debug, where static files'
+    versions are read again."""
+    if current_app.debug or not has_request_context():
+        return url_for(endpoint, **values)
+    key = (endpoint, request.script_root, *sorted(values.items()))
+    urls = current_app.extensions.setdefault("fixed_urls", {})
+    url = urls.get(key)
+    if url is None:
+        url = urls[key] = url_for(endpoint, **values)
+    return url
+
+
 def template_helpers() -> dict:
     return {
+        "fixed_url": fixed_url,
         "seat_name": SEAT_NAMES.get,
         "points_text": points_text,
         "local_time": local_time,

@@ -16,6 +16,7 @@ from flask import has_request_context, request
 from sqlalchemy import and_, bindparam, case, func, select
 
 from core.lookup import plain_code
+from core.rows import read_rows
 from core.words import SheetState, clock_text
 from models import Announcement, Round, Scoresheet, Tiebreak, Tournament, db, utcnow
 from tournament.clock import ENDED, NOT_STARTED, PAUSED, RUNNING, TIME_UP, RoundClock
@@ -147,7 +148,7 @@ def clock_view(tournament) -> ClockView | None:
     tournament_id = tournament if isinstance(tournament, int) else tournament.id
     cache = _cache()
     if tournament_id not in cache:
-        row = db.session.execute(_CLOCK, {"tournament_id": tournament_id}).first()
+        row = read_rows(_CLOCK, {"tournament_id": tournament_id}).first()
         cache[tournament_id] = _view(tournament_id, row, utcnow())
     return cache[tournament_id]
 

@@ -23,6 +23,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from core.clock import round_clock
 from core.lookup import rules_of
 from core.rounds import round_row
+from core.rows import read_rows
 from core.words import SEATS, SheetState
 from models import (
     Round,
@@ -40,7 +41,7 @@ from tournament.scoring import Game, InvalidGame, round_lines
 # The statements of the table pages' reads, built once per process (building one and its
 # cache key costs more than running it); parameters are bound at each execution.
 _OPEN_ROUNDS_BEFORE = (
-    select(Round)
+    select(Round.id, Round.number)
     .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
                & (Scoresheet.table_id == bindparam("table_id")))
     .where(Round.tournament_id == bindparam("tournament_id"),
@@ -77,11 +78,11 @@ _ROUND_NUMBERED = _round_and_version_query(numbered=True)
 _ROUND_CURRENT = _round_and_version_query(numbered=False)
 
 
-def open_rounds_before(table: Table, number: int) -> list[Round]:
+def open_rounds_before(table: Table, number: int) -> list:
     """Seated rounds before round `number` whose sheet at this table is not submitted
-    (none entered, or open), in one query."""
-    return list(db.session.scalars(_OPEN_ROUNDS_BEFORE, {
-        "table_id": table.id, "tournament_id": table.tournament_id, "number": number}))
+    (none entered, or open), in one query: rows of (id, number), for a page to show."""
+    return read_rows(_OPEN_ROUNDS_BEFORE, {
+        "table_id": table.id, "tournament_id": table.tournament_id, "number": number}).all()
 
 
 def sheet_for(round_: Round, table: Table) -> Scoresheet | None:

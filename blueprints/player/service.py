@@ -13,6 +13,7 @@ from blueprints.common import SEAT_NAMES
 from core.clock import clock_view
 from core.lookup import rules_of
 from core.rounds import imported_plan
+from core.rows import read_rows
 from core.words import OUTCOME_LABELS, SheetState, ruling_label
 from models import (
     GameEntry,
@@ -59,13 +60,16 @@ def tournaments_in_progress(today: date | None = None,
 
 # Built once per process: building a statement and its cache key costs more than running
 # it; parameters are bound at each execution.
-_PLAYER_BY_NUMBER = select(Player).where(Player.tournament_id == bindparam("tournament_id"),
-                                         Player.number == bindparam("number"))
+# The pages only show the player, so they read plain rows (core.rows).
+_PLAYER_BY_NUMBER = (select(Player.id, Player.number, Player.name, Player.withdrawn_from_round)
+                     .where(Player.tournament_id == bindparam("tournament_id"),
+                            Player.number == bindparam("number")))
 
 
-def player_by_number(tournament: Tournament, number: int) -> Player | None:
-    return db.session.scalar(_PLAYER_BY_NUMBER, {"tournament_id": tournament.id,
-                                                 "number": number})
+def player_by_number(tournament: Tournament, number: int):
+    """The player (a row of id, number, name, withdrawn_from_round), or None."""
+    return read_rows(_PLAYER_BY_NUMBER, {"tournament_id": tournament.id,
+                                         "number": number}).first()
 
 
 def round_in_play(tournament: Tournament) -> tuple[int | None, str]:
@@ -141,28 +145,34 @@ def _mine(record: dict, seat: str) -> str:
     return label
 
 
-def itinerary(tournament: Tournament, player: Player) -> list[Stop]:
+_ITINERARY = (
+    select(Round.number, Seating.seat, Table.number, Scoresheet.state,
+           Scoresheet.submitted_at, Scoresheet.amended_at, Scoresheet.amend_reason,
+           GameEntry.number, GameEntry.record, GameEntry.points_e, GameEntry.points_s,
+           GameEntry.points_w, GameEntry.points_n, RoundSignoff.initials)
+    .select_from(Seating)
+    .join(Round, Round.id == Seating.round_id)
+    .join(Table, Table.id == Seating.table_id)
+    .outerjoin(Scoresheet, and_(Scoresheet.round_id == Seating.round_id,
+                                Scoresheet.table_id == Seating.table_id))
+    .outerjoin(GameEntry, GameEntry.sheet_id == Scoresheet.id)
+    .outerjoin(RoundSignoff, and_(RoundSignoff.sheet_id == Scoresheet.id,
+                                  RoundSignoff.seat == Seating.seat))
+    .where(Round.tournament_id == bindparam("tournament_id"),
+           Seating.player_id == bindparam("player_id"))
+    .order_by(Round.number, GameEntry.number)
+)
+_TABLES = select(func.count(Table.id)).where(Table.tournament_id == bindparam("tournament_id"))
+
+
+def itinerary(tournament: Tournament, player) -> list[Stop]:
     """Every round's table and seat for this player, with the scores entered so far.
 
     One query whatever the number of rounds: the player's seatings joined to their
     round, table, sheet, the sheet's games and the player's own initials (one row per
     game; a round with no game yet is one row); plus one count of tables."""
-    rows = db.session.execute(
-        select(Round.number, Seating.seat, Table.number, Scoresheet.state,
-               Scoresheet.submitted_at, Scoresheet.amended_at, Scoresheet.amend_reason,
-               GameEntry.number, GameEntry.record, GameEntry.points_e, GameEntry.points_s,
-               GameEntry.points_w, GameEntry.points_n, RoundSignoff.initials)
-        .select_from(Seating)
-        .join(Round, Round.id == Seating.round_id)
-        .join(Table, Table.id == Seating.table_id)
-        .outerjoin(Scoresheet, and_(Scoresheet.round_id == Seating.round_id,
-                                    Scoresheet.table_id == Seating.table_id))
-        .outerjoin(GameEntry, GameEntry.sheet_id == Scoresheet.id)
-        .outerjoin(RoundSignoff, and_(RoundSignoff.sheet_id == Scoresheet.id,
-                                      RoundSignoff.seat == Seating.seat))
-        .where(Round.tournament_id == tournament.id, Seating.player_id == player.id)
-        .order_by(Round.number, GameEntry.number)
-    ).all()
+    rows = read_rows(_ITINERARY, {"tournament_id": tournament.id,
+                                  "player_id": player.id}).all()
     rules = RuleSet.from_dict(tournament.rules)
     known: dict[int, Stop] = {}
     for (round_no, seat, table_no, state, submitted_at, amended_at, amend_reason, game_no,
@@ -181,8 +191,7 @@ def itinerary(tournament: Tournament, player: Player) -> list[Stop]:
                                        _rulings(record, seat)))
     for stop in known.values():
         stop.total = sum(game.points for game in stop.games) if stop.games else None
-    tables = db.session.scalar(
-        select(func.count(Table.id)).where(Table.tournament_id == tournament.id)) or 0
+    tables = read_rows(_TABLES, {"tournament_id": tournament.id}).scalar() or 0
     stops: list[Stop] = []
     last: tuple[int, int, str] | None = None  # (round, table, seat)
     imported = rules.movement == "imported"

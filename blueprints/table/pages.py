@@ -10,6 +10,7 @@ nothing needs JavaScript."""
 from __future__ import annotations
 
 import functools
+from urllib.parse import quote, urlencode
 
 from flask import (
     Blueprint,
@@ -23,6 +24,8 @@ from flask import (
     session,
     url_for,
 )
+from markupsafe import Markup
+from wtforms.widgets import HiddenInput
 
 from blueprints.common import new_request_key, wants_partial
 from core import sheets
@@ -81,9 +84,36 @@ def table_round(view):
     return wrapper
 
 
+# A table's links differ only in the code, the number and the query: each endpoint's path
+# is built by url_for once per process (and script root) around two stand-ins, then
+# filled in as werkzeug would (its converters' and query's quoting). A page makes several
+# of these links, and url_for costs more than the rest of building one.
+_CODE, _NUMBER = "\x01", 987654321
+_PATH_SAFE = "!$&'()*+,/:;=@"
+_QUERY_SAFE = "!$'()*,/:;?@"
+_paths: dict[tuple[str, str], tuple[str, str, str]] = {}
+
+
+def _path_parts(endpoint: str) -> tuple[str, str, str]:
+    key = (endpoint, request.script_root)
+    parts = _paths.get(key)
+    if parts is None:
+        path = url_for(endpoint, code=_CODE, number=_NUMBER)
+        head, rest = path.split(quote(_CODE, safe=_PATH_SAFE), 1)
+        middle, tail = rest.split(str(_NUMBER), 1)
+        parts = _paths[key] = (head, middle, tail)
+    return parts
+
+
 def link(endpoint: str, table, round_no: int | None = None, **values) -> str:
-    return url_for(endpoint, code=table.tournament.code, number=table.number, k=table.token,
-                   r=round_no, **values)
+    """url_for(endpoint, code=, number=, k=, r=, **values) for this table, as url_for
+    gives it."""
+    head, middle, tail = _path_parts(endpoint)
+    query = [("k", table.token), ("r", round_no), *values.items()]
+    path = f"{head}{quote(table.tournament.code, safe=_PATH_SAFE)}{middle}{table.number}{tail}"
+    encoded = urlencode([(name, str(value)) for name, value in query if value is not None],
+                        safe=_QUERY_SAFE)
+    return f"{path}?{encoded}" if encoded else path
 
 
 def done(target: str, message: str | None = None):
@@ -156,3 +186,23 @@ def page_context(table, view, clock_state: str | None = None) -> dict:
         other_open=sheets.open_rounds_before(table, rnd.number),
         correct_link=lambda game_no: link("table.entry", table, rnd.number, g=game_no),
     )
+
+
+@bp.app_template_global()
+def hidden_inputs(form, prefix: str) -> Markup:
+    """A form's hidden fields with ids prefixed by `prefix` (table/_macros.html), each as
+    WTForms renders it, written out here for the plain hidden inputs: the review page has
+    a dozen, and WTForms' rendering of each costs more than the rest of its form."""
+    parts = []
+    for field in form:
+        widget = field.widget
+        if getattr(widget, "input_type", None) != "hidden":
+            continue
+        if (type(widget) is not HiddenInput or field.render_kw
+                or getattr(field.flags, "disabled", False)
+                or getattr(field, "_datalist", None) is not None):
+            parts.append(field(id=f"{prefix}-{field.name}"))
+            continue
+        parts.append(Markup('<input id="{}" name="{}" type="hidden" value="{}">').format(
+            f"{prefix}-{field.name}", field.name, field._value()))
+    return Markup("").join(parts)

@@ -9,15 +9,27 @@ from the records under the tournament's RuleSet to show how each total came abou
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, func, select
-from sqlalchemy.orm import aliased, joinedload
+from sqlalchemy.orm import aliased
 
 from core.lookup import rules_of
 from core.rounds import imported_plan, round_row
+from core.rows import read_rows
 from core.words import OUTCOME_LABELS, SEAT_NAMES, SEATS, SheetState, ruling_label
-from models import Player, Round, Scoresheet, Seating, Table, Tournament, User, db
+from models import (
+    GameEntry,
+    Player,
+    Round,
+    RoundSignoff,
+    Scoresheet,
+    Seating,
+    Table,
+    Tournament,
+    User,
+    db,
+)
 from tournament.movement import table_for
 from tournament.rules import RuleSet
 from tournament.scoring import Game, InvalidGame, ScoreLine, round_lines
@@ -34,11 +46,42 @@ def table_by_number(tournament: Tournament, number: int) -> Table | None:
 _SEATS = (select(Seating.seat, Player).join(Player, Player.id == Seating.player_id)
           .where(Seating.round_id == bindparam("round_id"),
                  Seating.table_id == bindparam("table_id")))
+# The reads of the pages that only show the sheet: Core statements on the tables (not the
+# mapped classes), run by core.rows.read_rows.
+_SEATING, _PLAYER = Seating.__table__, Player.__table__
+_SHEET_T, _GAME_T, _SIGNOFF_T = (Scoresheet.__table__, GameEntry.__table__,
+                                 RoundSignoff.__table__)
+# The seated players with their initials beside their round total (one per seat).
+_SEAT_ROWS = (
+    select(_SEATING.c.seat, _PLAYER.c.id, _PLAYER.c.number, _PLAYER.c.name,
+           _SIGNOFF_T.c.initials)
+    .join(_PLAYER, _PLAYER.c.id == _SEATING.c.player_id)
+    .outerjoin(_SHEET_T, (_SHEET_T.c.round_id == _SEATING.c.round_id)
+               & (_SHEET_T.c.table_id == _SEATING.c.table_id))
+    .outerjoin(_SIGNOFF_T, (_SIGNOFF_T.c.sheet_id == _SHEET_T.c.id)
+               & (_SIGNOFF_T.c.seat == _SEATING.c.seat))
+    .where(_SEATING.c.round_id == bindparam("round_id"),
+           _SEATING.c.table_id == bindparam("table_id"))
+)
+_GAME_COLUMNS = ("number", "record", "points_e", "points_s", "points_w", "points_n",
+                 "signer", "initials", "note", "seat_initials")
+# The sheet with its games in game order (one row with no game when none is entered).
+_SHEET_ROWS = (
+    select(_SHEET_T, *(_GAME_T.c[name].label(f"game_{name}") for name in _GAME_COLUMNS))
+    .outerjoin(_GAME_T, _GAME_T.c.sheet_id == _SHEET_T.c.id)
+    .where(_SHEET_T.c.round_id == bindparam("round_id"),
+           _SHEET_T.c.table_id == bindparam("table_id"))
+    .order_by(_GAME_T.c.number)
+)
+
+
+
 _NEXT_TABLE = aliased(Table)
 # These players' seats next round (not the whole round's), and the number of tables
 # (counted, not loaded: every table page would otherwise load them all).
 _TABLES_COUNT = (select(func.count(Table.id))
                  .where(Table.tournament_id == bindparam("tournament_id")).scalar_subquery())
+_TABLES_ALONE = select(_TABLES_COUNT)
 _NEXT_SEATS = (
     select(Player.id, _NEXT_TABLE.number, _TABLES_COUNT).select_from(Player)
     .outerjoin(Seating, (Seating.player_id == Player.id) & (Seating.round_id == (
@@ -47,12 +90,7 @@ _NEXT_SEATS = (
     .outerjoin(_NEXT_TABLE, _NEXT_TABLE.id == Seating.table_id)
     .where(Player.id.in_(bindparam("ids", expanding=True)))
 )
-_SHEET_WITH_GAMES = (
-    select(Scoresheet)
-    .options(joinedload(Scoresheet.games), joinedload(Scoresheet.signoffs))
-    .where(Scoresheet.round_id == bindparam("round_id"),
-           Scoresheet.table_id == bindparam("table_id"))
-)
+
 
 
 def seats_of(round_: Round, table: Table) -> dict[str, Player]:
@@ -62,7 +100,56 @@ def seats_of(round_: Round, table: Table) -> dict[str, Player]:
     return {seat: found[seat] for seat in SEATS if seat in found}
 
 
-def next_tables(round_: Round, table: Table, seats: dict[str, Player] | None = None,
+class SeatedPlayer(NamedTuple):
+    """A seated player as the pages show them (read only)."""
+
+    id: int
+    number: int
+    name: str
+
+
+@dataclass
+class SheetGame:
+    """An entered game as read for the pages (read only)."""
+
+    number: int
+    record: dict[str, Any]
+    points: dict[str, int]
+    signer: str | None
+    initials: str
+    note: str
+    seat_initials: dict[str, str]
+
+
+def seated_players(round_: Round, table: Table) -> tuple[dict[str, SeatedPlayer],
+                                                        dict[str, str]]:
+    """seats_of as plain rows, for a page: ({seat: (id, number, name)} in E, S, W, N
+    order, {seat: the initials beside the round total})."""
+    rows = read_rows(_SEAT_ROWS, {"round_id": round_.id, "table_id": table.id})
+    found, signed = {}, {}
+    for seat, pid, number, name, initials in rows:
+        found[seat] = SeatedPlayer(pid, number, name)
+        if initials is not None:
+            signed[seat] = initials
+    return {seat: found[seat] for seat in SEATS if seat in found}, signed
+
+
+def _sheet_with_games(round_: Round, table: Table):
+    """(the sheet's row, its games in order), or (None, []) when there is no sheet yet."""
+    rows = read_rows(_SHEET_ROWS, {"round_id": round_.id, "table_id": table.id}).all()
+    if not rows:
+        return None, []
+    games = [SheetGame(number=row.game_number, record=row.game_record,
+                       points={"E": row.game_points_e, "S": row.game_points_s,
+                               "W": row.game_points_w, "N": row.game_points_n},
+                       signer=row.game_signer, initials=row.game_initials,
+                       note=row.game_note, seat_initials=row.game_seat_initials)
+             for row in rows if row.game_number is not None]
+    return rows[0], games
+
+
+def next_tables(round_: Round, table: Table,
+                seats: dict[str, Player] | dict[str, SeatedPlayer] | None = None,
                 rules: RuleSet | None = None) -> dict[str, int | None]:
     """{seat: table number next round} for this table's players (None after the last
     round). The next round's stored seating when it exists, else tournament.movement.
@@ -77,13 +164,12 @@ def next_tables(round_: Round, table: Table, seats: dict[str, Player] | None = N
     ids = [player.id for player in seats.values()]
     stored: dict[int, int] = {}
     if ids:
-        rows = db.session.execute(_NEXT_SEATS, {
+        rows = read_rows(_NEXT_SEATS, {
             "tournament_id": tournament.id, "number": round_.number + 1, "ids": ids}).all()
         stored = {pid: number for pid, number, _ in rows if number is not None}
         tables = rows[0][2] if rows else 0
     else:
-        tables = db.session.scalar(select(_TABLES_COUNT),
-                                   {"tournament_id": tournament.id})
+        tables = read_rows(_TABLES_ALONE, {"tournament_id": tournament.id}).scalar()
     imported = None
     if movement == "imported" and round_row(tournament, round_.number + 1) is None:
         plan = imported_plan(tournament, round_.number + 1) or {}
@@ -148,8 +234,8 @@ class SheetView:
     table: Table
     round: Round
     rules: RuleSet
-    sheet: Scoresheet | None
-    seats: dict[str, Player]
+    sheet: Any  # the sheet's row (read only), None while the table has none
+    seats: dict[str, SeatedPlayer]
     games: list[GameRow] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)
     signoffs: dict[str, str] = field(default_factory=dict)
@@ -289,23 +375,16 @@ def game_sentence(record_: dict[str, Any], view: SheetView) -> str:
     return f"{view.person(record_['winner'])} won{how}."
 
 
-def _sheet_with_games(round_: Round, table: Table) -> Scoresheet | None:
-    """core.sheets.sheet_for with its games and initials in the same query: a page reads
-    all three, and each statement costs more to build and load than its few rows."""
-    return db.session.scalars(_SHEET_WITH_GAMES, {
-        "round_id": round_.id, "table_id": table.id}).unique().first()
-
-
 def sheet_view(table: Table, round_: Round) -> SheetView:
     tournament = table.tournament
     rules = rules_of(tournament)
-    sheet = _sheet_with_games(round_, table)
+    seats, signed = seated_players(round_, table)
+    sheet, entries = _sheet_with_games(round_, table)
     view = SheetView(tournament=tournament, table=table, round=round_, rules=rules,
-                     sheet=sheet, seats=seats_of(round_, table))
+                     sheet=sheet, seats=seats)
     view.totals = dict.fromkeys(SEATS, 0)
     if sheet is None:
         return view
-    entries = list(sheet.games)
     try:
         all_lines = round_lines(rules, [Game.from_dict(e.record) for e in entries])
     except InvalidGame:  # rules edited after play began: show the stored points alone
@@ -323,7 +402,7 @@ def sheet_view(table: Table, round_: Round) -> SheetView:
         for seat in SEATS:
             view.totals[seat] += entry.points[seat]
     # in the order they were made, as the separate read of them gave
-    view.signoffs = {s.seat: s.initials for s in sorted(sheet.signoffs, key=lambda s: s.id)}
+    view.signoffs = signed
     view.pending = list(sheet.pending_adjustments or [])
     if sheet.amended_by_id:
         user = db.session.get(User, sheet.amended_by_id)

@@ -45,3 +45,18 @@ def test_the_history_chart_labels_are_large_enough_for_a_phone(app, tournament):
     add_sheet(tournament, 1, 1, [{"outcome": "wall"}])
     html = app.test_client().get(f"/p/{tournament.code}/player/1").get_data(as_text=True)
     assert 'font-size="18"' in html and 'font-size="12"' not in html
+
+
+def test_pages_with_nothing_to_post_set_no_session_cookie(app, tournament):
+    visitor = app.test_client()
+    for path in ("/", f"/p/{tournament.code}", f"/p/{tournament.code}/seat?number=1",
+                 f"/p/{tournament.code}/player/1", f"/display/{tournament.code}"):
+        response = visitor.get(path)
+        assert response.status_code == 200, path
+        assert "Set-Cookie" not in response.headers, path
+        assert "X-CSRFToken" not in response.get_data(as_text=True), path
+    # a page that posts keeps the token htmx sends
+    table = tournament.tables[0]
+    html = visitor.get(f"/t/{tournament.code}/{table.number}?k={table.token}").get_data(
+        as_text=True)
+    assert 'hx-headers=\'{"X-CSRFToken": "' in html

@@ -1,0 +1,47 @@
+"""Parts of the table's pages built without url_for or WTForms' rendering read exactly
+as those give them."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from flask import url_for
+
+from blueprints.table.pages import hidden_inputs, link
+
+
+def test_table_links_match_url_for(app):
+    endpoints = ("table.page", "table.entry", "table.review", "table.time_called",
+                 "table.save_game", "table.preview_game", "table.submit")
+    for root in ("", "/mahj"):
+        for code, token in (("ABC123", "uqQ9O0YvBlvrhU4Q_KgyjQ"), ("A B/é?&", "x y&z=1"),
+                            ("XYZ", None)):
+            table = SimpleNamespace(tournament=SimpleNamespace(code=code), number=12,
+                                    token=token)
+            with app.test_request_context("/", base_url=f"http://mahj.test{root}/"):
+                for endpoint in endpoints:
+                    for round_no, values in ((None, {}), (2, {}), (3, {"g": 4}),
+                                             (None, {"g": "a b"})):
+                        expected = url_for(endpoint, code=code, number=12, k=token,
+                                           r=round_no, **values)
+                        assert expected.startswith(f"{root}/t/")
+                        assert link(endpoint, table, round_no, **values) == expected
+
+
+def test_hidden_inputs_match_wtforms(app):
+    from blueprints.table import forms
+
+    was = app.config.get("WTF_CSRF_ENABLED", True)
+    app.config["WTF_CSRF_ENABLED"] = True
+    try:
+        with app.test_request_context("/"):
+            for form_class in (forms.TimeCalledForm, forms.InitialForm, forms.SubmitForm,
+                               forms.GameInitialForm, forms.WestCheckForm, forms.GameForm):
+                form = form_class(formdata=None, version=3, round_no=2, seat="E",
+                                  game_no=4, request_key='a"b<c')
+                expected = "".join(str(f(id=f"p-{f.name}")) for f in form
+                                   if getattr(f.widget, "input_type", None) == "hidden")
+                assert 'name="csrf_token"' in expected
+                assert str(hidden_inputs(form, "p")) == expected
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = was
