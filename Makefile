@@ -10,8 +10,6 @@ PORT ?= 8000
 # and fault tests wait on a browser or a server part of the time, but a fourth worker (a
 # fourth browser and server) cost more CPU than its waits gave back.
 JOBS ?= 3
-# Workers of the PostgreSQL leg when it runs beside the SQLite one in `make test`.
-PG_JOBS ?= 2
 PYTEST := $(PY) -m pytest -q
 
 .PHONY: run test test-fast test-pg test-e2e screenshots chromium python-ok bench lint lock clean
@@ -41,25 +39,12 @@ run: $(VENV)/.runtime
 	PORT=$(PORT) $(FLASK) demo
 	PORT=$(PORT) $(VENV)/bin/gunicorn -c gunicorn.conf.py "app:create_app()"
 
-# The view, unit, fault and end-to-end tests on SQLite in one parallel run; when
-# TEST_DATABASE_URL names a PostgreSQL, the view tests on it at the same time (its report
-# is printed after the SQLite one). Side by side, because the SQLite run leaves a core
-# part idle while browsers and servers wait: one after the other took 4:10, together
-# about 3 minutes on two cores.
+# The view, unit, fault and end-to-end tests on SQLite in one parallel run, then the view
+# tests again on PostgreSQL when TEST_DATABASE_URL names one.
 test: $(VENV)/.dev chromium
-	@if [ -z "$$TEST_DATABASE_URL" ]; then \
-		$(PYTEST) -n $(JOBS) tests/ e2e/ || exit 1; \
-		echo "== TEST_DATABASE_URL not set: PostgreSQL leg skipped"; \
-	else \
-		echo "== tests/ on PostgreSQL running alongside; its report follows this one"; \
-		pglog=$$(mktemp); \
-		$(MAKE) --no-print-directory test-pg JOBS=$(PG_JOBS) >$$pglog 2>&1 & pg=$$!; \
-		$(PYTEST) -n $(JOBS) tests/ e2e/; sqlite=$$?; \
-		wait $$pg; postgres=$$?; cat $$pglog; rm -f $$pglog; \
-		echo "== SQLite and end-to-end: $$([ $$sqlite = 0 ] && echo passed || echo FAILED);" \
-		     "PostgreSQL: $$([ $$postgres = 0 ] && echo passed || echo FAILED)"; \
-		[ $$sqlite = 0 ] && [ $$postgres = 0 ]; \
-	fi
+	$(PYTEST) -n $(JOBS) tests/ e2e/
+	@if [ -n "$$TEST_DATABASE_URL" ]; then $(MAKE) --no-print-directory test-pg; \
+	else echo "== TEST_DATABASE_URL not set: PostgreSQL leg skipped"; fi
 
 # Unit and view tests on SQLite, without the fault tests (which start servers): the quick
 # loop while editing.
