@@ -186,8 +186,12 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
         cursor.close()
 
 
-# A pooled PostgreSQL connection idle this long gets a real round trip before use.
-IDLE_PING_SECONDS = 30
+# A pooled PostgreSQL connection idle this long gets a real round trip before use. Keep it
+# below the shortest idle timeout between here and the database (a NAT, load balancer or
+# pooler that drops idle connections without a word): a connection dropped silently
+# within it would fail its request. Read from the environment, as the pool's events run
+# outside any app.
+IDLE_PING_SECONDS = float(os.environ.get("DATABASE_IDLE_PING_SECONDS", "30"))
 
 
 @event.listens_for(Pool, "checkin")
@@ -217,7 +221,9 @@ def _postgres_alive(dbapi_connection, connection_record, connection_proxy):
             autocommit = dbapi_connection.autocommit
             dbapi_connection.autocommit = True
             try:
-                dbapi_connection.execute("SELECT 1")
+                cursor = dbapi_connection.cursor()  # psycopg 3 and psycopg2 alike
+                cursor.execute("SELECT 1")
+                cursor.close()
             finally:
                 dbapi_connection.autocommit = autocommit
     except Exception as error:

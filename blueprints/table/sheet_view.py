@@ -401,7 +401,7 @@ def sheet_view(table: Table, round_: Round) -> SheetView:
         ))
         for seat in SEATS:
             view.totals[seat] += entry.points[seat]
-    # in the order they were made, as the separate read of them gave
+    # each seat's initials, looked up by seat and game: their order does not matter
     view.signoffs = signed
     view.pending = list(sheet.pending_adjustments or [])
     if sheet.amended_by_id:
