@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import os
 import platform
 import re
+import shutil
 import ssl
 import subprocess
 import sys
@@ -247,13 +249,21 @@ def pace(args) -> str:
 
 # -- the run --------------------------------------------------------------------------------
 
+def scratch(prefix: str) -> Path:
+    """A working folder (the SQLite file, the servers' logs), removed when the benchmark
+    process exits: a capacity search makes one per table count."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 async def run(args) -> str:
     with database(args) as given:
         return await _run(args, given)
 
 
 async def _run(args, given: str | None) -> str:
-    workdir = Path(tempfile.mkdtemp(prefix="mahjtable-bench-"))
+    workdir = scratch("mahjtable-bench-")
     database_url = given or f"sqlite:///{workdir / 'bench.db'}"
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench",
            "PYTHONFAULTHANDLER": "1",  # a crashing worker prints where it crashed
@@ -427,7 +437,7 @@ async def _capacity(args, given: str | None) -> str:
 
     @asynccontextmanager
     async def run_env(tables):
-        workdir = Path(tempfile.mkdtemp(prefix="mahjtable-capacity-"))
+        workdir = scratch("mahjtable-capacity-")
         database_url = given or f"sqlite:///{workdir / 'bench.db'}"
         env = {**base_env, "DATABASE_URL": database_url}
         reset_database(database_url, env)
@@ -477,7 +487,7 @@ async def slow_wifi(args) -> str:
     from bench import wifi
 
     with database(args) as given:
-        workdir = Path(tempfile.mkdtemp(prefix="mahjtable-wifi-"))
+        workdir = scratch("mahjtable-wifi-")
         database_url = given or f"sqlite:///{workdir / 'bench.db'}"
         env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench",
                "POLL_SECONDS": str(args.poll)}
