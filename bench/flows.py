@@ -34,6 +34,19 @@ def app_for(database_url: str):
     return create_app({"DATABASE_URL": database_url})
 
 
+def migrated_seed(database_url: str, tables: int) -> Seed:
+    """`flask db upgrade` on an empty database in this process, then seed() it: the
+    in-process measurements' starting point."""
+    import os
+
+    from flask_migrate import upgrade
+
+    app = app_for(database_url)
+    with app.app_context():
+        upgrade(directory=os.path.join(app.root_path, "migrations"))
+    return seed(database_url, tables)
+
+
 def seed(database_url: str, tables: int) -> Seed:
     """A tournament of `tables` tables under TNT rules, round 1 seated and running."""
     from blueprints.auth.service import create_user

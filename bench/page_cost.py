@@ -27,7 +27,7 @@ import time
 from flask import Flask
 from sqlalchemy import event
 
-from bench.flows import GAMES, app_for, live_poll, seed, table_url, with_versions
+from bench.flows import GAMES, app_for, live_poll, migrated_seed, table_url, with_versions
 from bench.table_flow import Forms, game_fields, signer_of
 
 HX = {"HX-Request": "true"}
@@ -88,12 +88,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         database_url = "sqlite:///" + os.path.join(folder, "bench.db")
-        from flask_migrate import upgrade
-
-        app = app_for(database_url)
-        with app.app_context():
-            upgrade(directory=os.path.join(app.root_path, "migrations"))
-        code_seed = seed(database_url, args.tables)
+        code_seed = migrated_seed(database_url, args.tables)
         app = app_for(database_url)
         app.config["WTF_CSRF_ENABLED"] = False
         client = app.test_client()

@@ -33,7 +33,7 @@ from collections import defaultdict
 
 from sqlalchemy import event
 
-from bench.flows import GAMES, app_for, seed, table_url
+from bench.flows import GAMES, app_for, migrated_seed, table_url
 from bench.table_flow import Forms, game_fields, signer_of
 
 HX = {"HX-Request": "true"}
@@ -146,12 +146,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         database_url = "sqlite:///" + os.path.join(folder, "bench.db")
-        from flask_migrate import upgrade
-
-        app = app_for(database_url)
-        with app.app_context():
-            upgrade(directory=os.path.join(app.root_path, "migrations"))
-        code_seed = seed(database_url, args.tables)
+        code_seed = migrated_seed(database_url, args.tables)
         app = app_for(database_url)
         with app.app_context():
             from models import db
