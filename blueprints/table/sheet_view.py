@@ -75,7 +75,6 @@ _SHEET_ROWS = (
 )
 
 
-
 _NEXT_TABLE = aliased(Table)
 # These players' seats next round (not the whole round's), and the number of tables
 # (counted, not loaded: every table page would otherwise load them all).
@@ -90,7 +89,6 @@ _NEXT_SEATS = (
     .outerjoin(_NEXT_TABLE, _NEXT_TABLE.id == Seating.table_id)
     .where(Player.id.in_(bindparam("ids", expanding=True)))
 )
-
 
 
 def seats_of(round_: Round, table: Table) -> dict[str, Player]:
