@@ -12,10 +12,8 @@ from core.lookup import rules_of, table_link
 from core.words import SEAT_NAMES, SEATS
 
 from . import entry_html, sheet_writes, signoffs
-from .entry import EntryState
+from .entry import EntryState, outcome_choices, penalty_kinds
 from .forms import (
-    EXPOSURE_CHOICES,
-    VALUE_CHOICES,
     GameForm,
     GameInitialForm,
     InitialForm,
@@ -87,12 +85,13 @@ def entry_context(table, view, form, *, refused=None, conflict=None, director=Fa
                   save_url=None, preview_url=None, conflict_game=None) -> dict:
     """The entry page's context: the wizard's state (blueprints.table.entry) for this form,
     and where the page saves, previews and goes back to."""
-    state = EntryState.of(form, view.rules, view.adjustments_for(form.game_no.data), refused)
+    rules = view.rules
+    state = EntryState.of(form, rules, view.adjustments_for(form.game_no.data), refused)
     return dict(
         tournament=table.tournament, table=table, view=view, form=form, **state.context(),
-        **entry_html.helpers(state.plan, state.errors),
+        **entry_html.wizard(form, view.seats, rules, state.plan, state.errors,
+                            outcome_choices(rules), penalty_kinds(rules)),
         conflict=conflict, conflict_game=conflict_game, director=director,
-        value_choices=VALUE_CHOICES, exposure_choices=EXPOSURE_CHOICES,
         save_url=save_url or link("table.save_game", table, view.round.number),
         preview_url=preview_url or link("table.preview_game", table, view.round.number),
         back_url=link("table.page", table, view.round.number),
