@@ -14,6 +14,7 @@ from core.words import SEAT_NAMES, SEATS
 from . import entry_html, sheet_writes, signoffs
 from .entry import EntryState, outcome_choices, penalty_kinds
 from .forms import (
+    GameDefaults,
     GameForm,
     GameInitialForm,
     InitialForm,
@@ -116,12 +117,11 @@ def entry(code, number):
     """Enter the next game (or, with g=, correct an entered one)."""
     table, rnd = g.table, g.round
     view = sheet_view(table, rnd)
-    page_url = link("table.page", table, rnd.number)
     if not view.is_open:
         flash("This sheet was submitted. Only the director can change it now.")
-        return redirect(page_url, code=303)
+        return redirect(link("table.page", table, rnd.number), code=303)
     game_no = query_int("g")
-    form = GameForm(formdata=None)
+    form = GameDefaults()
     if game_no:
         row = view.game(game_no)
         if row is None:
