@@ -47,6 +47,9 @@ def error_for(errors: dict[str, str], step: str) -> Markup:
     return Markup('<p class="error" id="err-%s">%s</p>') % (step, errors[step])
 
 
+_NO_ERRORS = SimpleNamespace(**dict.fromkeys(STEPS, _NO_ERROR))  # read only, as all here
+
+
 def described_by(errors: dict[str, str], step: str) -> str:
     """The buttons' aria-describedby, naming their step's error when it has one."""
     return f' aria-describedby="err-{escape(step)}"' if errors.get(step) else ""
@@ -173,14 +176,16 @@ def wizard(form, seats, rules, plan: dict[str, str], errors: dict[str, str],
         intact=seat_radios("intact", seat_choices, form.intact.data,
                            described_by(errors, "intact")),
         dead=seat_checks("dead", seat_choices, form.dead.data, extras),
-        in_error_extra=None if errored else _in_error_extra(seat_choices, form.in_error.data),
+        in_error_extra=(_in_error_extra(seat_choices, form.in_error.data)
+                        if rules.mah_jongg_in_error and not errored else None),
     )
     penalties = [(label.lower(), seat_checks("pen_" + kind, seat_choices,
                                              getattr(form, "pen_" + kind).data, extras))
                  for kind, label in penalty_kinds]
     return dict(
         step_class=SimpleNamespace(**{step: step_class(plan, errors, step) for step in STEPS}),
-        error_for=SimpleNamespace(**{step: error_for(errors, step) for step in STEPS}),
+        error_for=(SimpleNamespace(**{step: error_for(errors, step) for step in STEPS})
+                   if errors else _NO_ERRORS),
         buttons=buttons, penalties=penalties)
 
 
