@@ -28,7 +28,6 @@ FLAG_HINTS = {"misnamed_discard": "(rare)", "quint": "(matters when thrown to 2 
 _VALUES = tuple(map(tuple, VALUE_CHOICES))
 _EXPOSURES = tuple(map(tuple, EXPOSURE_CHOICES))
 
-
 _CLASSES = {(shown, bool(error)): Markup("step" + (" step-later" if shown == "later" else
                                                    " step-skip" if shown == "skip" else "")
                                          + (" has-error" if error else ""))
@@ -47,7 +46,8 @@ def error_for(errors: dict[str, str], step: str) -> Markup:
     return Markup('<p class="error" id="err-%s">%s</p>') % (step, errors[step])
 
 
-_NO_ERRORS = SimpleNamespace(**dict.fromkeys(STEPS, _NO_ERROR))  # read only, as all here
+# Shared by every page without errors: the template only reads it.
+_NO_ERRORS = SimpleNamespace(**dict.fromkeys(STEPS, _NO_ERROR))
 
 
 def described_by(errors: dict[str, str], step: str) -> str:
