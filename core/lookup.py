@@ -6,11 +6,13 @@ from __future__ import annotations
 import functools
 import json
 import secrets
+from types import SimpleNamespace
 
 from flask import g, request
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import contains_eager
 
+from core.rows import read_rows
 from models import Table, Tournament, db
 from tournament.rules import RuleSet
 
@@ -20,6 +22,13 @@ _TOURNAMENT_BY_CODE = select(Tournament).where(Tournament.code == bindparam("cod
 _TABLE_BY_LINK = (
     select(Table).join(Tournament, Tournament.id == Table.tournament_id)
     .options(contains_eager(Table.tournament))
+    .where(Tournament.code == bindparam("code"), Table.number == bindparam("number"))
+)
+_TABLE_COLUMNS = tuple(column.name for column in Table.__table__.c)
+_TOURNAMENT_COLUMNS = tuple(column.name for column in Tournament.__table__.c)
+_TABLE_ROW_BY_LINK = (
+    select(*Table.__table__.c, *Tournament.__table__.c)
+    .join(Tournament, Tournament.id == Table.tournament_id)
     .where(Tournament.code == bindparam("code"), Table.number == bindparam("number"))
 )
 
@@ -68,22 +77,47 @@ def table_from_link(code: str, number: int, token: str | None) -> Table:
     if code is None:
         raise BadLink()
     table = db.session.scalar(_TABLE_BY_LINK, {"code": code, "number": number})
+    _check_token(table, token)
+    return table
+
+
+def shown_table_from_link(code: str, number: int, token: str | None) -> SimpleNamespace:
+    """table_from_link for a request that only shows the table: its columns and its
+    tournament's (`.tournament`) as plain attributes, read as one row. Loading the two
+    entities costs about three times the row, on every table page and changed poll; a
+    write takes the entities from table_from_link."""
+    code = plain_code(code)
+    if code is None:
+        raise BadLink()
+    row = read_rows(_TABLE_ROW_BY_LINK, {"code": code, "number": number}).first()
+    if row is None:
+        raise BadLink()
+    # the table's columns, then its tournament's, in the order selected
+    table = SimpleNamespace(**dict(zip(_TABLE_COLUMNS, row, strict=False)))
+    table.tournament = SimpleNamespace(
+        **dict(zip(_TOURNAMENT_COLUMNS, row[len(_TABLE_COLUMNS):], strict=True)))
+    _check_token(table, token)
+    return table
+
+
+def _check_token(table, token: str | None) -> None:
     # Compared as bytes: compare_digest refuses str with non-ASCII characters (a TypeError,
     # so a 500), and anyone holding a link can put any character in ?k=.
     if table is None or not token or not secrets.compare_digest(
             table.token.encode(), str(token).encode("utf-8", "surrogatepass")):
         raise BadLink()
-    return table
 
 
 def table_link(view):
     """The one loader of a page a table's QR link opens (`code`, `number` in the URL, the
     token in ?k=): the table and its tournament on flask.g, or BadLink for the blueprint's
-    own answer to a wrong link."""
+    own answer to a wrong link. A GET only shows them (shown_table_from_link); a write
+    gets the entities."""
 
     @functools.wraps(view)
     def wrapper(*args, **kwargs):
-        g.table = table_from_link(kwargs["code"], kwargs["number"], request.args.get("k"))
+        load = shown_table_from_link if request.method == "GET" else table_from_link
+        g.table = load(kwargs["code"], kwargs["number"], request.args.get("k"))
         g.tournament = g.table.tournament
         return view(*args, **kwargs)
 

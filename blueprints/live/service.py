@@ -18,7 +18,7 @@ from core import calls as table_calls
 from core import clock as clock_service
 from core import sheets
 from core.clock import _view, round_clock
-from core.lookup import BadLink, plain_code, table_from_link
+from core.lookup import BadLink, plain_code, shown_table_from_link
 from core.words import OPEN_STATES, SheetState
 from models import utcnow
 
@@ -45,7 +45,7 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
                shown: dict[str, str | None], dismissed: list[int]) -> TablePoll:
     """The table page's parts, compared with what the phone shows. Raises
     BadLink for a wrong link; an unknown tournament is a wrong link too."""
-    table = table_from_link(code, number, token)
+    table = shown_table_from_link(code, number, token)
     found = clock_service.clock_by_code(code)
     if found is None:
         raise BadLink()

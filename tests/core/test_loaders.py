@@ -7,8 +7,8 @@ from flask import g
 from werkzeug.exceptions import Forbidden, NotFound
 
 from core.access import staff_required
-from core.lookup import BadLink, table_link
-from models import Table, TournamentStaff, db
+from core.lookup import BadLink, shown_table_from_link, table_link
+from models import Table, Tournament, TournamentStaff, db
 from tests.conftest import make_tournament
 
 
@@ -55,3 +55,35 @@ def test_table_link_loads_the_table_or_refuses_the_link(app, director):
     with app.test_request_context(f"/t/{tournament.code}/2?k=wrong"), \
             pytest.raises(BadLink):
         table_page(code=tournament.code, number=2)
+
+
+def test_a_get_sees_the_table_and_its_tournament_as_the_entities_have_them(app, director):
+    # A page that only shows the table reads it as one plain row; every column of the
+    # table and of its tournament must read as the entity's (a column added later too).
+    tournament = make_tournament(director)
+    table = db.session.query(Table).filter_by(tournament_id=tournament.id, number=2).one()
+    with app.test_request_context(f"/t/{tournament.code}/2?k={table.token}"):
+        shown = shown_table_from_link(tournament.code, 2, table.token)
+        assert not isinstance(shown, Table)
+        for column in Table.__table__.c:
+            assert getattr(shown, column.name) == getattr(table, column.name), column.name
+        for column in Tournament.__table__.c:
+            assert (getattr(shown.tournament, column.name)
+                    == getattr(tournament, column.name)), column.name
+        for token in ("wrong", "", None, "\u00e9" * 22):
+            with pytest.raises(BadLink):
+                shown_table_from_link(tournament.code, 2, token)
+        with pytest.raises(BadLink):
+            shown_table_from_link(tournament.code, 99, table.token)
+
+
+def test_table_link_gives_a_get_the_plain_row_and_a_write_the_entities(app, director):
+    tournament = make_tournament(director)
+    table = db.session.query(Table).filter_by(tournament_id=tournament.id, number=2).one()
+    url = f"/t/{tournament.code}/2?k={table.token}"
+    with app.test_request_context(url, method="GET"):
+        table_page(code=tournament.code, number=2)
+        assert not isinstance(g.table, Table)
+    with app.test_request_context(url, method="POST"):
+        table_page(code=tournament.code, number=2)
+        assert isinstance(g.table, Table) and g.tournament is g.table.tournament
