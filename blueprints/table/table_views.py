@@ -3,7 +3,7 @@ round review with the players' initials and West's check, and submitting."""
 
 from __future__ import annotations
 
-from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
+from flask import abort, flash, g, make_response, redirect, render_template, request
 
 from blueprints.common import render_page_or_partial, wants_partial
 from core import sheets
@@ -73,9 +73,9 @@ def page(code, number):
             return response
     view = sheet_view(table, rnd)
     context = page_context(table, view, state.clock_state)
-    poll_url = (link("table.page", table, rnd.number) if asked else
-                url_for("table.page", code=table.tournament.code, number=table.number,
-                        k=table.token))
+    if not wants_partial():  # the whole page (render_page_or_partial's choice)
+        context["other_open"] = sheets.open_rounds_before(table, rnd.number)
+    poll_url = context["page_url"] if asked else link("table.page", table)
     return render_page_or_partial("table/page.html", "table/_panel.html", poll_url=poll_url,
                                   poll_token=state.token, **context)
 
@@ -200,7 +200,7 @@ def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=Non
             stamp(forms[seat], view)
         elif initials_shown:
             initial_forms[seat] = versioned(InitialForm, view, seat=seat)
-    context = page_context(table, view)
+    context = page_context(table, view, panel=False)
     context.update(
         errors=errors or {}, conflict=conflict, initial_forms=initial_forms,
         game_initial_forms={(number, seat): versioned(GameInitialForm, view, seat=seat,
