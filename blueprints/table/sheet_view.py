@@ -9,11 +9,14 @@ from the records under the tournament's RuleSet to show how each total came abou
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, NamedTuple
 
+from markupsafe import Markup, escape
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import aliased
 
+from blueprints.common import points_text
 from core.lookup import rules_of
 from core.rounds import imported_plan, round_row
 from core.rows import read_rows
@@ -319,6 +322,20 @@ class SheetView:
     def time_called_in(self) -> int | None:
         """The first game entered as time called: no game after it was played."""
         return next((g.number for g in self.games if g.outcome == "time"), None)
+
+    @cached_property
+    def score_who(self) -> dict[str, Markup]:
+        """{seat: the player as a score line names them}: "Ruth Abrams <span
+        class="seat-key">East · player 12</span>" (table/_sheet.html), written once for
+        all the game cards and the total rather than once a card."""
+        return {seat: Markup(f'{escape(player.name)} <span class="seat-key">'
+                             f'{SEAT_NAMES[seat]} · player {escape(player.number)}</span>')
+                for seat, player in self.seats.items()}
+
+    def score_rows(self, points: dict[str, int]) -> list[tuple[str, Markup, str]]:
+        """(seat, score_who, points as written) for each seated player, in seat order."""
+        who = self.score_who
+        return [(seat, who[seat], points_text(points[seat])) for seat in self.seats]
 
     def name(self, seat: str) -> str:
         player = self.seats.get(seat)
