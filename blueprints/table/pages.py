@@ -206,7 +206,8 @@ def page_context(table, view, clock_state: str | None = None, *, panel: bool = T
         correct_link=lambda game_no: f"{entry_url}&g={game_no:d}",
     )
     if panel:
-        context["next_tables"] = next_tables(rnd, table, view.seats, view.rules)
+        context["next_tables"] = next_tables(rnd, table, view.seats, view.rules,
+                                             view.next_seating)
     return context
 
 

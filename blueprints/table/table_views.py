@@ -71,7 +71,7 @@ def page(code, number):
             response = make_response("", 200)
             response.headers["HX-Refresh"] = "true"
             return response
-    view = sheet_view(table, rnd)
+    view = sheet_view(table, rnd, next_round=True)
     context = page_context(table, view, state.clock_state)
     if not wants_partial():  # the whole page (render_page_or_partial's choice)
         context["other_open"] = sheets.open_rounds_before(table, rnd.number)

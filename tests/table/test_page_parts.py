@@ -45,3 +45,30 @@ def test_hidden_inputs_match_wtforms(app):
                 assert str(hidden_inputs(form, "p")) == expected
     finally:
         app.config["WTF_CSRF_ENABLED"] = was
+
+
+def test_next_tables_read_with_the_seats_match_next_tables_own_reading(director):
+    from blueprints.table.sheet_view import next_tables, sheet_view
+    from core.rounds import ensure_round, round_row
+    from models import db
+    from tests.conftest import make_tournament
+
+    tournament = make_tournament(director, players=12, rounds=2)
+    round_one = round_row(tournament, 1)
+
+    def both_ways(round_):
+        for table in tournament.tables:
+            view = sheet_view(table, round_, next_round=True)
+            read = next_tables(round_, table, view.seats, view.rules, view.next_seating)
+            assert read == next_tables(round_, table)
+            yield view, read
+
+    # by the movement (round 2 not seated yet), then by round 2's stored seating
+    for _, read in both_ways(round_one):
+        assert None not in read.values()
+    ensure_round(tournament, 2)
+    db.session.flush()
+    list(both_ways(round_one))
+    # the last round reads nothing of a next one
+    for view, read in both_ways(round_row(tournament, 2)):
+        assert view.next_seating is None and read == dict.fromkeys("ESWN")
