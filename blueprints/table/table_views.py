@@ -74,7 +74,9 @@ def page(code, number):
     view = sheet_view(table, rnd, next_round=True)
     context = page_context(table, view, state.clock_state)
     if not wants_partial():  # the whole page (render_page_or_partial's choice)
-        context["other_open"] = sheets.open_rounds_before(table, rnd.number)
+        # no round comes before the first
+        context["other_open"] = (sheets.open_rounds_before(table, rnd.number)
+                                 if rnd.number > 1 else [])
     poll_url = context["page_url"] if asked else link("table.page", table)
     return render_page_or_partial("table/page.html", "table/_panel.html", poll_url=poll_url,
                                   poll_token=state.token, **context)
@@ -213,6 +215,7 @@ def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=Non
         submit_form=versioned(SubmitForm, view) if view.is_open else None,
         initial_url=link("table.initial", table, rnd.number),
         submit_url=link("table.submit", table, rnd.number),
+        live_url=link("live.table", table, rnd.number),
     )
     return render_page_or_partial("table/review.html", "table/_review.html", status=status,
                                   **context)

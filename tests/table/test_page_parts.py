@@ -12,7 +12,7 @@ from blueprints.table.pages import hidden_inputs, link
 
 def test_table_links_match_url_for(app):
     endpoints = ("table.page", "table.entry", "table.review", "table.time_called",
-                 "table.save_game", "table.preview_game", "table.submit")
+                 "table.save_game", "table.preview_game", "table.submit", "live.table")
     for root in ("", "/mahj"):
         for code, token in (("ABC123", "uqQ9O0YvBlvrhU4Q_KgyjQ"), ("A B/é?&", "x y&z=1"),
                             ("XYZ", None)):
@@ -24,7 +24,7 @@ def test_table_links_match_url_for(app):
                                              (None, {"g": "a b"})):
                         expected = url_for(endpoint, code=code, number=12, k=token,
                                            r=round_no, **values)
-                        assert expected.startswith(f"{root}/t/")
+                        assert expected.startswith((f"{root}/t/", f"{root}/live/t/"))
                         assert link(endpoint, table, round_no, **values) == expected
 
 
