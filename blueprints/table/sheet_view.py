@@ -253,6 +253,10 @@ class GameRow:
         """How this game's points came about, one line a seat's score or ruling."""
         return self.view.score_lines[self.position]
 
+    @cached_property
+    def score_rows(self) -> list[tuple[Markup, str]]:
+        return self.view.score_rows(self.points)
+
     @property
     def adjustments(self) -> list[dict[str, Any]]:
         """The director's rulings on this game: [{"seat", "points", "reason"}]."""
@@ -381,10 +385,19 @@ class SheetView:
                              f'{SEAT_NAMES[seat]} · player {escape(player.number)}</span>')
                 for seat, player in self.seats.items()}
 
-    def score_rows(self, points: dict[str, int]) -> list[tuple[str, Markup, str]]:
-        """(seat, score_who, points as written) for each seated player, in seat order."""
+    def score_rows(self, points: dict[str, int]) -> list[tuple[Markup, str]]:
+        """(score_who, points as written) for each seated player, in seat order."""
         who = self.score_who
-        return [(seat, who[seat], points_text(points[seat])) for seat in self.seats]
+        return [(who[seat], points_text(points[seat])) for seat in self.seats]
+
+    @cached_property
+    def total_rows(self) -> list[tuple[Markup, str]]:
+        """score_rows of the round totals, each name followed by the initials its player
+        signed the total with, if any."""
+        signed = Markup(' <span class="signed">signed {}</span>')
+        return [(who + signed.format(self.signoffs[seat]) if self.signoffs.get(seat)
+                 else who, points) for (who, points), seat
+                in zip(self.score_rows(self.totals), self.seats, strict=True)]
 
     @cached_property
     def score_lines(self) -> list[list[ScoreLine]]:

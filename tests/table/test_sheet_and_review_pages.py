@@ -250,3 +250,19 @@ def test_save_game_scores_under_the_rules_stored_now_not_a_stale_copy(east):
                                   version=1, key=secrets.token_urlsafe(8))
     assert sheet.games[0].points == dict.fromkeys("ESWN", 5)
     assert any(re.search(r"FROM tournament\b(?!_)", q) for q in queries.statements)
+
+
+def test_the_round_total_names_each_player_with_the_initials_they_signed(east):
+    for number in range(1, 5):
+        east.save(number, outcome="wall")
+    response = east.post("/initial", {**entry_form(east), "seat": "S", "initials": "PB"})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    page = east.get().get_data(as_text=True)
+    total = re.search(r'<div class="round-total">.*?</ul>', page, re.S).group(0)
+    assert re.findall(r'<li><span class="score-who">(.*?)</span> <span class="score-points '
+                      r'total">[^<]*</span></li>', total) == [
+        'Player 1 <span class="seat-key">East · player 1</span>',
+        'Player 2 <span class="seat-key">South · player 2</span> <span class="signed">'
+        'signed PB</span>',
+        'Player 3 <span class="seat-key">West · player 3</span>',
+        'Player 4 <span class="seat-key">North · player 4</span>']
