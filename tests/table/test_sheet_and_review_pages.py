@@ -72,6 +72,7 @@ def test_a_ruling_shows_on_the_sheet_row_and_the_directors_sheet(client, east, t
     card = re.search(r'<li class="game-card">.*?</li>\s*</ol>', staff, re.S).group(0)
     assert "Director's ruling: Player 2 (South) -10 points, tile count." in card
     assert "director: tile count" not in staff  # the scoring line is worded the same way
+    assert "<strong>Player 2</strong>: -10 director's ruling: tile count</li>" in staff
 
 
 # ---- each game is a card: who won and how in a sentence, the four names with points ----
