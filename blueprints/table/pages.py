@@ -24,7 +24,7 @@ from flask import (
     session,
     url_for,
 )
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from wtforms.widgets import HiddenInput
 
 from blueprints.common import new_request_key, wants_partial
@@ -226,6 +226,7 @@ def hidden_inputs(form, prefix: str) -> Markup:
                 or getattr(field, "_datalist", None) is not None):
             parts.append(field(id=f"{prefix}-{field.name}"))
             continue
-        parts.append(Markup('<input id="{}" name="{}" type="hidden" value="{}">').format(
-            f"{prefix}-{field.name}", field.name, field._value()))
-    return Markup("").join(parts)
+        name = escape(field.name)
+        parts.append(f'<input id="{escape(prefix)}-{name}" name="{name}" type="hidden" '
+                     f'value="{escape(field._value())}">')
+    return Markup("".join(parts))

@@ -32,6 +32,7 @@ from .pages import (
     query_int,
     sent,
     stamp,
+    table_links,
     table_round,
     versioned,
 )
@@ -203,19 +204,20 @@ def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=Non
         elif initials_shown:
             initial_forms[seat] = versioned(InitialForm, view, seat=seat)
     context = page_context(table, view, panel=False)
+    to = table_links(table, rnd.number)
     context.update(
         errors=errors or {}, conflict=conflict, initial_forms=initial_forms,
         game_initial_forms={(number, seat): versioned(GameInitialForm, view, seat=seat,
                                                       game_no=number)
                             for number, seats in view.games_to_initial for seat in seats},
-        game_initial_url=link("table.initial_game", table, rnd.number),
+        game_initial_url=to("table.initial_game"),
         west_form=(versioned(WestCheckForm, view)
                    if view.is_open and view.complete and view.west_check_needed else None),
-        west_url=link("table.west_check", table, rnd.number),
+        west_url=to("table.west_check"),
         submit_form=versioned(SubmitForm, view) if view.is_open else None,
-        initial_url=link("table.initial", table, rnd.number),
-        submit_url=link("table.submit", table, rnd.number),
-        live_url=link("live.table", table, rnd.number),
+        initial_url=to("table.initial"),
+        submit_url=to("table.submit"),
+        live_url=to("live.table"),
     )
     return render_page_or_partial("table/review.html", "table/_review.html", status=status,
                                   **context)
