@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, select
 
+from core.rows import read_rows
 from core.words import OPEN_STATES
 from models import DirectorCall, Table, db, utcnow
 
@@ -32,24 +33,34 @@ def dismissed_ids(raw: str | None) -> list[int]:
 def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None:
     """The call a table's phones show: its open call, else its ruling (until OK, at most
     RULING_SHOWN), else a call cancelled in the last RECENT minutes, else None (just the
-    button)."""
-    now = now or utcnow()
-    call = latest_call(table)
-    if call is None:
+    button).
+
+    Chosen from the latest call's state as a plain row; the call itself is loaded only
+    when it is shown: most tables, most of the time, show the button (no call, or an old
+    one), and loading the entity costs more than the row."""
+    latest = read_rows(_LATEST_CALL_STATE, {"table_id": table.id}).first()
+    if latest is None or not _shown(latest, now or utcnow()):
         return None
+    return db.session.get(DirectorCall, latest.id)
+
+
+def _shown(call, now: datetime) -> bool:
     if call.state in OPEN_STATES:
-        return call
+        return True
     if call.resolved_at is not None:
-        return call if now - call.resolved_at <= RULING_SHOWN else None
-    if call.cancelled_at is not None and now - call.cancelled_at <= RECENT:
-        return call
-    return None
+        return now - call.resolved_at <= RULING_SHOWN
+    return call.cancelled_at is not None and now - call.cancelled_at <= RECENT
 
 
 # Built once per process: building a statement and its cache key costs more than running
 # it (every table page and changed poll reads it).
 _LATEST_CALL = (select(DirectorCall).where(DirectorCall.table_id == bindparam("table_id"))
                 .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1))
+_LATEST_CALL_STATE = (
+    select(DirectorCall.id, DirectorCall.state, DirectorCall.resolved_at,
+           DirectorCall.cancelled_at)
+    .where(DirectorCall.table_id == bindparam("table_id"))
+    .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1))
 
 
 def latest_call(table: Table) -> DirectorCall | None:

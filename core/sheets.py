@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import bindparam, case, exists, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Row
 
 from core.clock import round_clock
 from core.lookup import rules_of
@@ -55,11 +56,14 @@ _SHEET = select(Scoresheet).where(Scoresheet.round_id == bindparam("round_id"),
                                   Scoresheet.table_id == bindparam("table_id"))
 
 
-def _round_and_version_query(numbered: bool):
+def _round_and_version_query(numbered: bool, entity: bool = True):
+    """The round (the entity, or its columns as a plain row with the sheet's version as
+    `sheet_version`) and its sheet's version at this table."""
     running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
     unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == SheetState.OPEN)
     query = (
-        select(Round, Scoresheet.version)
+        (select(Round, Scoresheet.version) if entity else
+         select(*Round.__table__.c, Scoresheet.version.label("sheet_version")))
         .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
                    & (Scoresheet.table_id == bindparam("table_id")))
         .where(Round.tournament_id == bindparam("tournament_id"))
@@ -76,6 +80,8 @@ def _round_and_version_query(numbered: bool):
 
 _ROUND_NUMBERED = _round_and_version_query(numbered=True)
 _ROUND_CURRENT = _round_and_version_query(numbered=False)
+_ROUND_ROW_NUMBERED = _round_and_version_query(numbered=True, entity=False)
+_ROUND_ROW_CURRENT = _round_and_version_query(numbered=False, entity=False)
 
 
 def open_rounds_before(table: Table, number: int) -> list:
@@ -114,9 +120,13 @@ def current_round(table: Table) -> Round | None:
 @dataclass(frozen=True)
 class PollState:
     """What the table panel's poll compares: the round, its sheet's version and its clock
-    (version and state), read without building the page."""
+    (version and state), read without building the page.
 
-    round: Round
+    `round` is the round's row, not the entity: the table page and its poll only show it
+    (its columns, as the entity's attributes), and the row costs a fraction of the
+    entity's load. A write takes its round from round_and_version."""
+
+    round: Row
     sheet_version: int
     clock_version: int
     clock_state: str
@@ -128,14 +138,17 @@ class PollState:
 
 
 def poll_state(table: Table, number: int | None = None) -> PollState | None:
-    """The table's round (`number`, or the current one) and its versions, in one query;
-    None when there is no such seated round."""
-    found = round_and_version(table, number)
-    if found is None:
+    """The table's round (`number`, or the current one, read as round_and_version reads
+    it) and its versions, in one query; None when there is no such seated round."""
+    params = {"table_id": table.id, "tournament_id": table.tournament_id}
+    if number is not None:
+        row = read_rows(_ROUND_ROW_NUMBERED, {**params, "number": number}).first()
+    else:
+        row = read_rows(_ROUND_ROW_CURRENT, params).first()
+    if row is None:
         return None
-    rnd, version = found
-    return PollState(round=rnd, sheet_version=version, clock_version=rnd.clock_version,
-                     clock_state=clock_state(rnd))
+    return PollState(round=row, sheet_version=row.sheet_version or 1,
+                     clock_version=row.clock_version, clock_state=clock_state(row))
 
 
 def clock_state(round_: Round, now=None) -> str:

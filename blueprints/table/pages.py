@@ -60,10 +60,10 @@ def query_int(name: str) -> int | None:
 def _round(table, round_no: int | None):
     """The round asked for (r=), or the table's current round; 404 for an unseated one."""
     if round_no:
-        state = sheets.poll_state(table, round_no)
-        if state is None:
+        found = sheets.round_and_version(table, round_no)
+        if found is None:
             abort(404)
-        return state.round
+        return found[0]
     return sheets.current_round(table)
 
 
