@@ -205,7 +205,7 @@ class EntryState:
         return cls(rules=rules, plan=steps, preview=scored, hint=hint, errors=errors)
 
     def context(self) -> dict[str, Any]:
-        """The wizard's part of the entry page's template context."""
+        """The wizard's part of the entry page's template context (its buttons:
+        entry_html.wizard)."""
         return dict(rules=self.rules, plan=self.plan, preview=self.preview, hint=self.hint,
-                    errors=self.errors, outcome_choices=outcome_choices(self.rules),
-                    penalty_kinds=penalty_kinds(self.rules))
+                    errors=self.errors)

@@ -1,51 +1,200 @@
-"""The entry wizard's repeated bits of markup (table/_entry.html): its choice buttons, each
-step's class and error. Built here, not as Jinja macros: the page calls them some forty
-times and shows every seat, value and ending as a button, and a macro call with its loop
-cost more than the rest of the page. The markup is exactly what the macros gave."""
+"""The entry wizard's repeated bits of markup (table/_entry.html): each step's class and
+error, its groups of choice buttons and its ticked answers. Built here, not as Jinja
+macros or calls: the page shows every seat, value and ending as a button, some fifteen
+groups of them, and building those in the template cost more than the rest of the page.
+The markup is exactly what the macros gave.
+
+Every text is escaped once: a seat's label once per page for the eight groups that list
+the seats, and a group whose choices come from the rules alone (endings, values,
+exposures, how the tile came) once per process: its markup depends on nothing but its
+arguments, so it is kept (lru_cache), keyed by the answer it shows ticked."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+from types import SimpleNamespace
+
 from markupsafe import Markup, escape
 
+from core.words import SEAT_NAMES
 
-def helpers(plan: dict[str, str], errors: dict[str, str]) -> dict:
-    """The template's step_class, error_for, radios and checks for this wizard state."""
+from .forms import EXPOSURE_CHOICES, VALUE_CHOICES
 
-    def step_class(step: str) -> Markup:
-        shown = plan.get(step)
-        return Markup("step" + (" step-later" if shown == "later" else
-                                " step-skip" if shown == "skip" else "")
-                      + (" has-error" if errors.get(step) else ""))
+# Every step the page draws (a class, an error), as table/_entry.html names them.
+STEPS = ("outcome", "winner", "value", "win_by", "thrower", "exposures", "hand", "misnamer",
+         "in_error", "intact", "extras", "sign", "reason")
+IN_ERROR_OUTCOMES = ("error_all_exposed", "error_one_intact")
+FLAG_HINTS = {"misnamed_discard": "(rare)", "quint": "(matters when thrown to 2 exposures)"}
+_VALUES = tuple(map(tuple, VALUE_CHOICES))
+_EXPOSURES = tuple(map(tuple, EXPOSURE_CHOICES))
 
-    def error_for(step: str) -> Markup:
-        if not errors.get(step):
-            return Markup("")
-        return Markup('<p class="error" id="err-%s">%s</p>') % (step, errors[step])
+_CLASSES = {(shown, bool(error)): Markup("step" + (" step-later" if shown == "later" else
+                                                   " step-skip" if shown == "skip" else "")
+                                         + (" has-error" if error else ""))
+            for shown in ("show", "later", "skip") for error in (False, True)}
+_NO_ERROR = Markup("")
 
-    def described(step: str) -> str:
-        return f' aria-describedby="err-{escape(step)}"' if errors.get(step) else ""
 
-    def buttons(kind: str, name: str, choices, checked, step: str) -> Markup:
-        name_ = escape(name)
-        more = described(step)
-        parts = [f'<div class="choices choices-{name_}">\n    ']
-        for value, label in choices:
-            value_ = escape(value)
-            parts.append(
-                f'\n      <label class="choice" for="{name_}-{value_}"><input type="{kind}" '
-                f'name="{name_}" id="{name_}-{value_}" value="{value_}"'
-                f'{" checked" if checked(value) else ""}{more}><span>{escape(label)}'
-                f'</span></label>\n    ')
-        parts.append("\n  </div>")
-        return Markup("".join(parts))
+def step_class(plan: dict[str, str], errors: dict[str, str], step: str) -> Markup:
+    shown = plan.get(step)
+    return _CLASSES[shown if shown in ("later", "skip") else "show", bool(errors.get(step))]
 
-    def radios(name: str, choices, selected, step: str) -> Markup:
-        return buttons("radio", name, choices,
-                       lambda value: selected is not None and str(selected) == str(value),
-                       step)
 
-    def checks(name: str, choices, selected, step: str) -> Markup:
-        chosen = selected or []
-        return buttons("checkbox", name, choices, lambda value: value in chosen, step)
+def error_for(errors: dict[str, str], step: str) -> Markup:
+    if not errors.get(step):
+        return _NO_ERROR
+    return Markup('<p class="error" id="err-%s">%s</p>') % (step, errors[step])
 
-    return dict(step_class=step_class, error_for=error_for, radios=radios, checks=checks)
+
+# Shared by every page without errors: the template only reads it.
+_NO_ERRORS = SimpleNamespace(**dict.fromkeys(STEPS, _NO_ERROR))
+
+
+def described_by(errors: dict[str, str], step: str) -> str:
+    """The buttons' aria-describedby, naming their step's error when it has one."""
+    return f' aria-describedby="err-{escape(step)}"' if errors.get(step) else ""
+
+
+def _group(kind: str, name: str, choices, chosen, described: str) -> Markup:
+    """One group of buttons; `choices`: (value, label) already escaped; `chosen`: those
+    of their values that are ticked."""
+    parts = [f'<div class="choices choices-{name}">\n    ']
+    for value, label in choices:
+        parts.append(
+            f'\n      <label class="choice" for="{name}-{value}"><input type="{kind}" '
+            f'name="{name}" id="{name}-{value}" value="{value}"'
+            f'{" checked" if value in chosen else ""}{described}><span>{label}</span>'
+            '</label>\n    ')
+    parts.append("\n  </div>")
+    return Markup("".join(parts))
+
+
+def _escaped(choices) -> tuple[tuple[str, str], ...]:
+    return tuple((str(escape(value)), str(escape(label))) for value, label in choices)
+
+
+@lru_cache(maxsize=512)
+def _constant_radios(name: str, choices: tuple, selected: str | None,
+                     described: str) -> Markup:
+    """Radios whose choices are constants (of the rules): `selected` is one of their
+    values or None, so the cache holds at most a few entries per group."""
+    escaped = _escaped(choices)
+    chosen = () if selected is None else tuple(
+        value for (value, _), (raw, _) in zip(escaped, choices, strict=True)
+        if str(raw) == selected)
+    return _group("radio", str(escape(name)), escaped, chosen, described)
+
+
+def radios(name: str, choices, selected, described: str = "") -> Markup:
+    """Radio buttons for constant `choices` (a tuple of (value, label)), the one whose value
+    reads as `selected` checked."""
+    shown = str(selected) if selected is not None else None
+    if shown is not None and all(str(value) != shown for value, _ in choices):
+        shown = None  # an answer that is none of the choices: nothing is ticked
+    return _constant_radios(name, choices, shown, described)
+
+
+def seat_radios(name: str, seats, selected, described: str = "") -> Markup:
+    """Radios for the seats as `seat_labels` gives them (a seat's letter is its own
+    escape), the one that is `selected` checked."""
+    shown = str(selected) if selected is not None else None
+    return _group("radio", name, seats, [value for value, _ in seats if value == shown],
+                  described)
+
+
+def seat_checks(name: str, seats, selected, described: str = "") -> Markup:
+    """Checkboxes for seats already escaped (`seat_labels`), those in `selected` ticked."""
+    chosen = selected or []
+    return _group("checkbox", name, seats, [value for value, _ in seats if value in chosen],
+                  described)
+
+
+def seat_labels(seats) -> tuple[tuple[str, str], ...]:
+    """(seat, "East · Ruth Abrams") for each seated player, escaped."""
+    return _escaped((seat, f"{SEAT_NAMES.get(seat)} · {player.name}")
+                    for seat, player in seats.items())
+
+
+@lru_cache(maxsize=64)
+def _flag(id_: str, name: str, label: str, checked: bool, hint: str | None) -> Markup:
+    small = Markup(" <small>%s</small>") % hint if hint else ""
+    return Markup('<label class="choice" for="%s"><input type="checkbox" name="%s" id="%s" '
+                  'value="y"%s><span>%s%s</span></label>') % (
+        id_, name, id_, Markup(" checked") if checked else "", label, small)
+
+
+def flag(field) -> Markup:
+    """A yes/no answer of the form (a BooleanField) as one checkbox button."""
+    return _flag(field.id, field.name, field.label.text, bool(field.data),
+                 FLAG_HINTS.get(field.name))
+
+
+def win_by_choices(rules, winner: str | None, seats) -> tuple[tuple[str, str], ...]:
+    """How the winner got the winning tile, under these rules (heavenly only for East, or
+    while the winner is not chosen)."""
+    choices = [("self", "Self-picked (drew it from the wall)"),
+               ("thrown", "Thrown (another player discarded it)")]
+    if rules.joker_exchange_self_picked:
+        choices.insert(1, ("joker_exchange", "Joker exchange that completed the hand "
+                                             "(\u201cFinesse\u201d): counts as self-picked"))
+    if rules.heavenly and (winner == "E" or winner not in seats):
+        choices.append(("heavenly", "Heavenly or earthly hand (East only)"))
+    return tuple(choices)
+
+
+def wizard(form, seats, rules, plan: dict[str, str], errors: dict[str, str],
+           outcome_choices, penalty_kinds) -> dict:
+    """The template's step_class, error_for (each by step), buttons (each group by its
+    step or field) and penalties ((legend, buttons) per penalty of the rules)."""
+    seat_choices = seat_labels(seats)
+    outcome = form.outcome.data
+    winner = form.winner.data
+    errored = outcome in IN_ERROR_OUTCOMES
+    extras = described_by(errors, "extras")
+    outcomes = tuple(outcome_choices)
+    buttons = SimpleNamespace(
+        outcome=radios("outcome", outcomes[:3], outcome, described_by(errors, "outcome")),
+        rare=(radios("outcome", outcomes[3:], outcome, described_by(errors, "outcome"))
+              if len(outcomes) > 3 else None),
+        rare_chosen=outcome in [value for value, _ in outcomes[3:]],
+        winner=seat_radios("winner", seat_choices, winner, described_by(errors, "winner")),
+        value=radios("value", _VALUES, form.value.data, described_by(errors, "value")),
+        win_by=radios("win_by", win_by_choices(rules, winner, seats), form.win_by.data,
+                      described_by(errors, "win_by")),
+        thrower=seat_radios("thrower", [c for c in seat_choices if c[0] != winner],
+                            form.thrower.data, described_by(errors, "thrower")),
+        misnamed_discard=flag(form.misnamed_discard),
+        exposures=radios("exposures", _EXPOSURES, form.exposures.data,
+                         described_by(errors, "exposures")),
+        jokerless=flag(form.jokerless),
+        singles_and_pairs=flag(form.singles_and_pairs),
+        quint=flag(form.quint),
+        misnamer=seat_radios("misnamer", seat_choices, form.misnamer.data,
+                             described_by(errors, "misnamer")),
+        in_error=seat_checks("in_error", seat_choices, form.in_error.data if errored else [],
+                             described_by(errors, "in_error")),
+        intact=seat_radios("intact", seat_choices, form.intact.data,
+                           described_by(errors, "intact")),
+        dead=seat_checks("dead", seat_choices, form.dead.data, extras),
+        in_error_extra=(_in_error_extra(seat_choices, form.in_error.data)
+                        if rules.mah_jongg_in_error and not errored else None),
+    )
+    penalties = [(label.lower(), seat_checks("pen_" + kind, seat_choices,
+                                             getattr(form, "pen_" + kind).data, extras))
+                 for kind, label in penalty_kinds]
+    return dict(
+        step_class=SimpleNamespace(**{step: step_class(plan, errors, step) for step in STEPS}),
+        error_for=(SimpleNamespace(**{step: error_for(errors, step) for step in STEPS})
+                   if errors else _NO_ERRORS),
+        buttons=buttons, penalties=penalties)
+
+
+def _in_error_extra(seats, selected) -> Markup:
+    """The extras' "declared Mah Jongg in error" checkboxes (when the game did not end in
+    one): their ids differ from the in_error step's."""
+    chosen = selected or []
+    return Markup("".join(
+        f'\n            <label class="choice" for="in_error_x-{value}"><input type="checkbox" '
+        f'name="in_error" id="in_error_x-{value}" value="{value}"'
+        f'{" checked" if value in chosen else ""}><span>{label}</span></label>\n          '
+        for value, label in seats))

@@ -7,9 +7,12 @@ MAX_ROW_NUMBER and small_int are read here by other audiences too."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+from flask import current_app
 from flask_wtf import FlaskForm
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 from wtforms import (
     BooleanField,
     HiddenField,
@@ -18,8 +21,9 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
+from wtforms.fields import Label
 from wtforms.validators import Optional
-from wtforms.widgets import HiddenInput
+from wtforms.widgets import HiddenInput, html_params
 
 from core.numbers import small_int
 from core.words import MAX_ROW_NUMBER, SEATS
@@ -67,34 +71,9 @@ class VersionedForm(FlaskForm):
     round_no = RowNumberField(validators=[Optional()])
 
 
-class GameForm(VersionedForm):
-    game_no = RowNumberField(validators=[Optional()])
-    # "new" (the next game) or "correction" (of an entered game): after a conflict a new
-    # game moves on to the next number instead of overwriting someone else's game
-    entered_as = HiddenField(default="new")
-    outcome = StringField("How did the game end?", validators=[Optional()])
-    winner = _seat_field("Who made Mah Jongg?")
-    value = StringField("Card value", validators=[Optional()])
-    value_other = StringField("Other value", validators=[Optional()])
-    win_by = StringField("How did they win?", validators=[Optional()])
-    thrower = _seat_field("Who threw the winning tile?")
-    exposures = StringField("How many exposures did the winner have?",
-                            validators=[Optional()])
-    misnamed_discard = BooleanField("The thrower misnamed the winning tile")
-    jokerless = BooleanField("Jokerless (no jokers in the hand)")
-    singles_and_pairs = BooleanField("Singles & Pairs hand")
-    quint = BooleanField("Quint hand")
-    misnamer = _seat_field("Who misnamed the discard?")
-    intact = _seat_field("Whose hand is still intact?")
-    in_error = _seats_field("Who declared Mah Jongg in error?")
-    dead = _seats_field("Dead hands")
-    pen_blind_pass_peek = _seats_field("Looked at a blind-pass tile")
-    pen_misnamed_exposure = _seats_field("Misnamed a tile called for an exposure")
-    note = TextAreaField("Note (optional)", validators=[Optional()])
-    initials = StringField("Initials", validators=[Optional()])
-    reason = TextAreaField("Reason for the change", validators=[Optional()])
-
-    # ---- reading what was tapped ------------------------------------------------------
+class GameAnswers:
+    """Reading what was tapped into a game record, and filling the answers from a stored
+    one: the same for GameForm and for the entry page's GameDefaults."""
 
     def card_value(self) -> int | None:
         typed = (self.value_other.data or "").strip()
@@ -190,6 +169,72 @@ class GameForm(VersionedForm):
             getattr(self, f"pen_{kind}").data = [
                 p["seat"] for p in record.get("penalties", []) if p["kind"] == kind]
         self.note.data = note
+
+
+
+class GameForm(GameAnswers, VersionedForm):
+    """One game as a phone posts it (and as the entry page shows it: GameDefaults)."""
+
+    game_no = RowNumberField(validators=[Optional()])
+    # "new" (the next game) or "correction" (of an entered game): after a conflict a new
+    # game moves on to the next number instead of overwriting someone else's game
+    entered_as = HiddenField(default="new")
+    outcome = StringField("How did the game end?", validators=[Optional()])
+    winner = _seat_field("Who made Mah Jongg?")
+    value = StringField("Card value", validators=[Optional()])
+    value_other = StringField("Other value", validators=[Optional()])
+    win_by = StringField("How did they win?", validators=[Optional()])
+    thrower = _seat_field("Who threw the winning tile?")
+    exposures = StringField("How many exposures did the winner have?",
+                            validators=[Optional()])
+    misnamed_discard = BooleanField("The thrower misnamed the winning tile")
+    jokerless = BooleanField("Jokerless (no jokers in the hand)")
+    singles_and_pairs = BooleanField("Singles & Pairs hand")
+    quint = BooleanField("Quint hand")
+    misnamer = _seat_field("Who misnamed the discard?")
+    intact = _seat_field("Whose hand is still intact?")
+    in_error = _seats_field("Who declared Mah Jongg in error?")
+    dead = _seats_field("Dead hands")
+    pen_blind_pass_peek = _seats_field("Looked at a blind-pass tile")
+    pen_misnamed_exposure = _seats_field("Misnamed a tile called for an exposure")
+    note = TextAreaField("Note (optional)", validators=[Optional()])
+    initials = StringField("Initials", validators=[Optional()])
+    reason = TextAreaField("Reason for the change", validators=[Optional()])
+
+
+class DefaultField:
+    """What the entry page reads of one GameForm field: WTForms' names for them."""
+
+    __slots__ = ("name", "id", "label", "data")
+
+    def __init__(self, name: str, id_: str, label: Label, data: Any) -> None:
+        self.name, self.id, self.label, self.data = name, id_, label, data
+
+
+class GameDefaults(GameAnswers):
+    """GameForm as the entry page's GET builds it (formdata=None: every field at its
+    default, then filled by `load` and the sheet's version), without binding WTForms'
+    twenty-odd fields, which cost more than the rest of the wizard: the page reads only
+    each field's data, name, id and label, and the CSRF token's hidden input. Whatever is
+    posted back is read by the real GameForm, validated and CSRF-checked as ever."""
+
+    _defaults: ClassVar[list[tuple[str, str, Label, Any]]] = []
+
+    def __init__(self) -> None:
+        for name, id_, label, data in self._defaults or self._read_defaults():
+            setattr(self, name, DefaultField(name, id_, label,
+                                             list(data) if isinstance(data, list) else data))
+        if current_app.config.get("WTF_CSRF_ENABLED", True):
+            name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+            hidden = html_params(id=name, name=name, type="hidden", value=generate_csrf())
+            setattr(self, name, Markup(f"<input {hidden}>"))
+
+    @classmethod
+    def _read_defaults(cls) -> list[tuple[str, str, Label, Any]]:
+        """Each field's name, id, label and default, as GameForm has them (read once)."""
+        form = GameForm(formdata=None, meta={"csrf": False})
+        cls._defaults = [(field.name, field.id, field.label, field.data) for field in form]
+        return cls._defaults
 
 
 class InitialForm(VersionedForm):

@@ -58,12 +58,15 @@ def query_int(name: str) -> int | None:
 
 
 def _round(table, round_no: int | None):
-    """The round asked for (r=), or the table's current round; 404 for an unseated one."""
+    """The round asked for (r=), or the table's current round; None for an unseated one.
+    A GET only shows it: its plain row (core.sheets.poll_state), a fraction of the
+    entity's cost; a write gets the entity."""
+    if request.method == "GET":
+        state = sheets.poll_state(table, round_no or None)
+        return state.round if state else None
     if round_no:
         found = sheets.round_and_version(table, round_no)
-        if found is None:
-            abort(404)
-        return found[0]
+        return found[0] if found else None
     return sheets.current_round(table)
 
 

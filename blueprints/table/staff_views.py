@@ -15,7 +15,7 @@ from core.sheets import sheet_for
 from core.words import SEAT_NAMES, staff_actor
 
 from . import sheet_writes, signoffs
-from .forms import EndRoundForm, GameForm, VerifyForm
+from .forms import EndRoundForm, GameDefaults, GameForm, VerifyForm
 from .pages import CONFLICT, answer, bp, link, sent, stamp, versioned
 from .sheet_view import seats_of, sheet_view, table_by_number
 from .table_views import entry_context, render_entry
@@ -126,7 +126,7 @@ def amend(tournament_id, table_no, round_no, game_no):
     back = url_for("table.director_sheet", **_ids())
     common = _amend_urls(game_no)
     if request.method == "GET":
-        form = GameForm(formdata=None)
+        form = GameDefaults()
         row = view.game(game_no)
         if row is not None:
             form.load(row.record, row.note)

@@ -12,10 +12,9 @@ from core.lookup import rules_of, table_link
 from core.words import SEAT_NAMES, SEATS
 
 from . import entry_html, sheet_writes, signoffs
-from .entry import EntryState
+from .entry import EntryState, outcome_choices, penalty_kinds
 from .forms import (
-    EXPOSURE_CHOICES,
-    VALUE_CHOICES,
+    GameDefaults,
     GameForm,
     GameInitialForm,
     InitialForm,
@@ -90,12 +89,13 @@ def entry_context(table, view, form, *, refused=None, conflict=None, director=Fa
                   save_url=None, preview_url=None, conflict_game=None) -> dict:
     """The entry page's context: the wizard's state (blueprints.table.entry) for this form,
     and where the page saves, previews and goes back to."""
-    state = EntryState.of(form, view.rules, view.adjustments_for(form.game_no.data), refused)
+    rules = view.rules
+    state = EntryState.of(form, rules, view.adjustments_for(form.game_no.data), refused)
     return dict(
         tournament=table.tournament, table=table, view=view, form=form, **state.context(),
-        **entry_html.helpers(state.plan, state.errors),
+        **entry_html.wizard(form, view.seats, rules, state.plan, state.errors,
+                            outcome_choices(rules), penalty_kinds(rules)),
         conflict=conflict, conflict_game=conflict_game, director=director,
-        value_choices=VALUE_CHOICES, exposure_choices=EXPOSURE_CHOICES,
         save_url=save_url or link("table.save_game", table, view.round.number),
         preview_url=preview_url or link("table.preview_game", table, view.round.number),
         back_url=link("table.page", table, view.round.number),
@@ -120,12 +120,11 @@ def entry(code, number):
     """Enter the next game (or, with g=, correct an entered one)."""
     table, rnd = g.table, g.round
     view = sheet_view(table, rnd)
-    page_url = link("table.page", table, rnd.number)
     if not view.is_open:
         flash("This sheet was submitted. Only the director can change it now.")
-        return redirect(page_url, code=303)
+        return redirect(link("table.page", table, rnd.number), code=303)
     game_no = query_int("g")
-    form = GameForm(formdata=None)
+    form = GameDefaults()
     if game_no:
         row = view.game(game_no)
         if row is None:

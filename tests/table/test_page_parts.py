@@ -6,8 +6,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from flask import url_for
+from werkzeug.datastructures import MultiDict
 
 from blueprints.table.pages import hidden_inputs, link
+from tournament.rules import PRESETS
 
 
 def test_table_links_match_url_for(app):
@@ -72,3 +74,32 @@ def test_next_tables_read_with_the_seats_match_next_tables_own_reading(director)
     # the last round reads nothing of a next one
     for view, read in both_ways(round_row(tournament, 2)):
         assert view.next_seating is None and read == dict.fromkeys("ESWN")
+
+
+def test_the_entry_pages_defaults_read_as_a_blank_game_form(app):
+    """GameDefaults (a GET of the entry page) has each GameForm field's name, id, label and
+    default, and the CSRF token's input exactly as the form renders it."""
+    from blueprints.table import forms
+
+    was = app.config.get("WTF_CSRF_ENABLED", True)
+    try:
+        for enabled in (True, False):
+            app.config["WTF_CSRF_ENABLED"] = enabled
+            with app.test_request_context("/"):
+                form, defaults = forms.GameForm(formdata=None), forms.GameDefaults()
+                for field in form:
+                    if field.name == "csrf_token":
+                        assert str(defaults.csrf_token) == str(field)
+                        continue
+                    shown = getattr(defaults, field.name)
+                    assert (shown.name, shown.id, shown.label.text, shown.data) == (
+                        field.name, field.id, field.label.text, field.data)
+                assert hasattr(defaults, "csrf_token") is enabled
+                # each page fills its own copy
+                defaults.load({"outcome": "wall", "dead": ["E"]}, "n")
+                assert forms.GameDefaults().dead.data is None
+                assert defaults.record(PRESETS["tnt"]) == forms.GameForm(
+                    formdata=MultiDict({"outcome": "wall", "dead": ["E"]})).record(
+                    PRESETS["tnt"])
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = was
