@@ -24,7 +24,7 @@ from flask import (
     session,
     url_for,
 )
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from wtforms.widgets import HiddenInput
 
 from blueprints.common import new_request_key, wants_partial
@@ -108,15 +108,32 @@ def _path_parts(endpoint: str) -> tuple[str, str, str]:
     return parts
 
 
+def table_links(table, round_no: int | None = None):
+    """link() for one table and round, for a page that makes several of its links: the
+    code's quoting and the query's k= and r= are done once, not once a link."""
+    code = quote(table.tournament.code, safe=_PATH_SAFE)
+    number = table.number
+    shared = urlencode([(name, str(value)) for name, value in
+                        (("k", table.token), ("r", round_no)) if value is not None],
+                       safe=_QUERY_SAFE)
+
+    def to(endpoint: str, **values) -> str:
+        head, middle, tail = _path_parts(endpoint)
+        path = f"{head}{code}{middle}{number}{tail}"
+        query = shared
+        if values:
+            more = urlencode([(name, str(value)) for name, value in values.items()
+                              if value is not None], safe=_QUERY_SAFE)
+            query = f"{query}&{more}" if query and more else query or more
+        return f"{path}?{query}" if query else path
+
+    return to
+
+
 def link(endpoint: str, table, round_no: int | None = None, **values) -> str:
     """url_for(endpoint, code=, number=, k=, r=, **values) for this table, as url_for
     gives it."""
-    head, middle, tail = _path_parts(endpoint)
-    query = [("k", table.token), ("r", round_no), *values.items()]
-    path = f"{head}{quote(table.tournament.code, safe=_PATH_SAFE)}{middle}{table.number}{tail}"
-    encoded = urlencode([(name, str(value)) for name, value in query if value is not None],
-                        safe=_QUERY_SAFE)
-    return f"{path}?{encoded}" if encoded else path
+    return table_links(table, round_no)(endpoint, **values)
 
 
 def done(target: str, message: str | None = None):
@@ -169,26 +186,32 @@ def versioned(form_class, view, **data):
     return form
 
 
-def page_context(table, view, clock_state: str | None = None) -> dict:
-    """What the table's page (and its live panel) shows around the sheet."""
+def page_context(table, view, clock_state: str | None = None, *, panel: bool = True) -> dict:
+    """What the table's page (and its live panel) shows around the sheet; `panel=False`
+    for the review page, which shows the sheet without the panel (no next tables)."""
     rnd = view.round
     clock_state = clock_state or sheets.clock_state(rnd)
-    return dict(
+    # the time-called form is offered up front only once this round's time is up
+    time_up = clock_state in ("time_up", "ended")
+    to = table_links(table, rnd.number)
+    entry_url = to("table.entry")
+    context = dict(
         tournament=table.tournament, table=table, view=view,
-        next_tables=next_tables(rnd, table, view.seats, view.rules),
-        clock_state=clock_state,
-        # the time-called form is offered up front only once this round's time is up
-        time_up=clock_state in ("time_up", "ended"),
-        page_url=link("table.page", table, rnd.number),
-        entry_url=link("table.entry", table, rnd.number),
-        review_url=link("table.review", table, rnd.number),
-        # only an open sheet with games left offers it (table/_time_called.html)
-        time_form=(versioned(TimeCalledForm, view) if view.is_open and not view.complete
-                   else None),
-        time_url=link("table.time_called", table, rnd.number),
-        other_open=sheets.open_rounds_before(table, rnd.number),
-        correct_link=lambda game_no: link("table.entry", table, rnd.number, g=game_no),
+        clock_state=clock_state, time_up=time_up,
+        page_url=to("table.page"), entry_url=entry_url, review_url=to("table.review"),
+        # built only where table/_time_called.html is shown: on the review page for an
+        # open sheet with games left, on the panel then only once time is called or up
+        time_form=(versioned(TimeCalledForm, view)
+                   if view.is_open and not view.complete
+                   and (not panel or time_up or view.time_called_in) else None),
+        time_url=to("table.time_called"),
+        # the entry link with g= added (a game number: plain digits, nothing to quote)
+        correct_link=lambda game_no: f"{entry_url}&g={game_no:d}",
     )
+    if panel:
+        context["next_tables"] = next_tables(rnd, table, view.seats, view.rules,
+                                             view.next_seating)
+    return context
 
 
 @bp.app_template_global()
@@ -206,6 +229,7 @@ def hidden_inputs(form, prefix: str) -> Markup:
                 or getattr(field, "_datalist", None) is not None):
             parts.append(field(id=f"{prefix}-{field.name}"))
             continue
-        parts.append(Markup('<input id="{}" name="{}" type="hidden" value="{}">').format(
-            f"{prefix}-{field.name}", field.name, field._value()))
-    return Markup("").join(parts)
+        name = escape(field.name)
+        parts.append(f'<input id="{escape(prefix)}-{name}" name="{name}" type="hidden" '
+                     f'value="{escape(field._value())}">')
+    return Markup("".join(parts))

@@ -9,11 +9,14 @@ from the records under the tournament's RuleSet to show how each total came abou
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, NamedTuple
 
+from markupsafe import Markup, escape
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import aliased
 
+from blueprints.common import points_text
 from core.lookup import rules_of
 from core.rounds import imported_plan, round_row
 from core.rows import read_rows
@@ -89,6 +92,18 @@ _NEXT_SEATS = (
     .outerjoin(_NEXT_TABLE, _NEXT_TABLE.id == Seating.table_id)
     .where(Player.id.in_(bindparam("ids", expanding=True)))
 )
+# The seat rows with each player's table next round and the number of tables, for the
+# pages that show where each goes next: one statement instead of two (next_tables).
+_NEXT_SEATING, _NEXT_TABLE_T = _SEATING.alias("next_seating"), Table.__table__.alias("next_table")
+_ROUND_T = Round.__table__
+_SEAT_ROWS_NEXT = (
+    _SEAT_ROWS.add_columns(_NEXT_TABLE_T.c.number, _TABLES_COUNT)
+    .outerjoin(_NEXT_SEATING, (_NEXT_SEATING.c.player_id == _PLAYER.c.id) & (
+        _NEXT_SEATING.c.round_id == select(_ROUND_T.c.id).where(
+            _ROUND_T.c.tournament_id == bindparam("tournament_id"),
+            _ROUND_T.c.number == bindparam("number")).scalar_subquery()))
+    .outerjoin(_NEXT_TABLE_T, _NEXT_TABLE_T.c.id == _NEXT_SEATING.c.table_id)
+)
 
 
 def seats_of(round_: Round, table: Table) -> dict[str, Player]:
@@ -132,6 +147,26 @@ def seated_players(round_: Round, table: Table) -> tuple[dict[str, SeatedPlayer]
     return {seat: found[seat] for seat in SEATS if seat in found}, signed
 
 
+def _seated_with_next(round_: Round, table: Table):
+    """seated_players, and (the players' tables in the next round's stored seating
+    {player id: table number}, the number of tables) as next_tables reads them (None
+    when no one is seated)."""
+    rows = read_rows(_SEAT_ROWS_NEXT, {
+        "round_id": round_.id, "table_id": table.id,
+        "tournament_id": table.tournament.id, "number": round_.number + 1})
+    found, signed, stored = {}, {}, {}
+    tables = None
+    for seat, pid, number, name, initials, next_number, count in rows:
+        tables = count
+        found[seat] = SeatedPlayer(pid, number, name)
+        if initials is not None:
+            signed[seat] = initials
+        if next_number is not None:
+            stored[pid] = next_number
+    return ({seat: found[seat] for seat in SEATS if seat in found}, signed,
+            None if tables is None else (stored, tables))
+
+
 def _sheet_with_games(round_: Round, table: Table):
     """(the sheet's row, its games in order), or (None, []) when there is no sheet yet."""
     rows = read_rows(_SHEET_ROWS, {"round_id": round_.id, "table_id": table.id}).all()
@@ -148,11 +183,13 @@ def _sheet_with_games(round_: Round, table: Table):
 
 def next_tables(round_: Round, table: Table,
                 seats: dict[str, Player] | dict[str, SeatedPlayer] | None = None,
-                rules: RuleSet | None = None) -> dict[str, int | None]:
+                rules: RuleSet | None = None,
+                seating: tuple[dict[int, int], int] | None = None) -> dict[str, int | None]:
     """{seat: table number next round} for this table's players (None after the last
     round). The next round's stored seating when it exists, else tournament.movement.
     `seats` and `rules`: this round's seats and the tournament's rules, when the caller
-    has them already (a page's SheetView)."""
+    has them already (a page's SheetView); `seating`: the stored seating and the number
+    of tables, when read with the seats (SheetView.next_seating)."""
     tournament = table.tournament
     if round_.number >= tournament.rounds:
         return dict.fromkeys(SEATS)
@@ -161,7 +198,9 @@ def next_tables(round_: Round, table: Table,
     movement = (rules or rules_of(tournament)).movement
     ids = [player.id for player in seats.values()]
     stored: dict[int, int] = {}
-    if ids:
+    if seating is not None:
+        stored, tables = seating
+    elif ids:
         rows = read_rows(_NEXT_SEATS, {
             "tournament_id": tournament.id, "number": round_.number + 1, "ids": ids}).all()
         stored = {pid: number for pid, number, _ in rows if number is not None}
@@ -193,15 +232,30 @@ class GameRow:
     number: int
     outcome: str
     label: str
-    detail: str
     points: dict[str, int]
-    lines: list[ScoreLine]
     signer: str | None
     initials: str
     note: str
     record: dict[str, Any]
     seat_initials: dict[str, str] = field(default_factory=dict)
     sentence: str = ""
+    # the sheet this game is on, and its place there: the few pages that show `detail`
+    # or `lines` work them out from these when they ask
+    view: SheetView | None = field(default=None, repr=False, compare=False)
+    position: int = 0
+
+    @property
+    def detail(self) -> str:
+        return game_detail(self.record, self.view)
+
+    @property
+    def lines(self) -> list[ScoreLine]:
+        """How this game's points came about, one line a seat's score or ruling."""
+        return self.view.score_lines[self.position]
+
+    @cached_property
+    def score_rows(self) -> list[tuple[Markup, str]]:
+        return self.view.score_rows(self.points)
 
     @property
     def adjustments(self) -> list[dict[str, Any]]:
@@ -240,6 +294,8 @@ class SheetView:
     pending: list[dict[str, Any]] = field(default_factory=list)
     amended_by: str = ""
     verified_by: str = ""
+    # next_tables' reading of the next round, when sheet_view read it with the seats
+    next_seating: tuple[dict[int, int], int] | None = None
 
     @property
     def state(self) -> str:
@@ -320,6 +376,41 @@ class SheetView:
         """The first game entered as time called: no game after it was played."""
         return next((g.number for g in self.games if g.outcome == "time"), None)
 
+    @cached_property
+    def score_who(self) -> dict[str, Markup]:
+        """{seat: the player as a score line names them}: "Ruth Abrams <span
+        class="seat-key">East · player 12</span>" (table/_sheet.html), written once for
+        all the game cards and the total rather than once a card."""
+        return {seat: Markup(f'{escape(player.name)} <span class="seat-key">'
+                             f'{SEAT_NAMES[seat]} · player {escape(player.number)}</span>')
+                for seat, player in self.seats.items()}
+
+    def score_rows(self, points: dict[str, int]) -> list[tuple[Markup, str]]:
+        """(score_who, points as written) for each seated player, in seat order."""
+        who = self.score_who
+        return [(who[seat], points_text(points[seat])) for seat in self.seats]
+
+    @cached_property
+    def total_rows(self) -> list[tuple[Markup, str]]:
+        """score_rows of the round totals, each name followed by the initials its player
+        signed the total with, if any."""
+        signed = Markup(' <span class="signed">signed {}</span>')
+        return [(who + signed.format(self.signoffs[seat]) if self.signoffs.get(seat)
+                 else who, points) for (who, points), seat
+                in zip(self.score_rows(self.totals), self.seats, strict=True)]
+
+    @cached_property
+    def score_lines(self) -> list[list[ScoreLine]]:
+        """Each game's score lines (GameRow.lines): recomputed from the records under the
+        rule set, for the round as a whole (time called can zero it all)."""
+        records = [row.record for row in self.games]
+        try:
+            every = round_lines(self.rules, [Game.from_dict(record) for record in records])
+        except InvalidGame:  # rules edited after play began: show the stored points alone
+            return [[] for _ in records]
+        return [with_ruling_labels(lines, record.get("adjustments") or [])
+                for lines, record in zip(every, records, strict=True)]
+
     def name(self, seat: str) -> str:
         player = self.seats.get(seat)
         return player.name if player else SEAT_NAMES[seat]
@@ -373,29 +464,30 @@ def game_sentence(record_: dict[str, Any], view: SheetView) -> str:
     return f"{view.person(record_['winner'])} won{how}."
 
 
-def sheet_view(table: Table, round_: Round) -> SheetView:
+def sheet_view(table: Table, round_: Round, *, next_round: bool = False) -> SheetView:
+    """The sheet as the pages show it; `next_round`: with what next_tables reads of the
+    next round, for a page that shows where each player goes next."""
     tournament = table.tournament
     rules = rules_of(tournament)
-    seats, signed = seated_players(round_, table)
+    next_seating = None
+    if next_round and round_.number < tournament.rounds:
+        seats, signed, next_seating = _seated_with_next(round_, table)
+    else:
+        seats, signed = seated_players(round_, table)
     sheet, entries = _sheet_with_games(round_, table)
     view = SheetView(tournament=tournament, table=table, round=round_, rules=rules,
-                     sheet=sheet, seats=seats)
+                     sheet=sheet, seats=seats, next_seating=next_seating)
     view.totals = dict.fromkeys(SEATS, 0)
     if sheet is None:
         return view
-    try:
-        all_lines = round_lines(rules, [Game.from_dict(e.record) for e in entries])
-    except InvalidGame:  # rules edited after play began: show the stored points alone
-        all_lines = [[] for _ in entries]
-    for entry, lines in zip(entries, all_lines, strict=True):
+    for position, entry in enumerate(entries):
+        record = entry.record
         view.games.append(GameRow(
-            number=entry.number, outcome=entry.record.get("outcome", ""),
-            label=OUTCOME_LABELS.get(entry.record.get("outcome"), ""),
-            detail=game_detail(entry.record, view), points=entry.points,
-            lines=with_ruling_labels(lines, entry.record.get("adjustments") or []),
+            number=entry.number, outcome=record.get("outcome", ""),
+            label=OUTCOME_LABELS.get(record.get("outcome"), ""), points=entry.points,
             signer=entry.signer, initials=entry.initials, note=entry.note,
-            record=entry.record, seat_initials=dict(entry.seat_initials or {}),
-            sentence=game_sentence(entry.record, view),
+            record=record, seat_initials=dict(entry.seat_initials or {}),
+            sentence=game_sentence(record, view), view=view, position=position,
         ))
         for seat in SEATS:
             view.totals[seat] += entry.points[seat]

@@ -3,7 +3,7 @@ round review with the players' initials and West's check, and submitting."""
 
 from __future__ import annotations
 
-from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
+from flask import abort, flash, g, make_response, redirect, render_template, request
 
 from blueprints.common import render_page_or_partial, wants_partial
 from core import sheets
@@ -31,6 +31,7 @@ from .pages import (
     query_int,
     sent,
     stamp,
+    table_links,
     table_round,
     versioned,
 )
@@ -70,11 +71,13 @@ def page(code, number):
             response = make_response("", 200)
             response.headers["HX-Refresh"] = "true"
             return response
-    view = sheet_view(table, rnd)
+    view = sheet_view(table, rnd, next_round=True)
     context = page_context(table, view, state.clock_state)
-    poll_url = (link("table.page", table, rnd.number) if asked else
-                url_for("table.page", code=table.tournament.code, number=table.number,
-                        k=table.token))
+    if not wants_partial():  # the whole page (render_page_or_partial's choice)
+        # no round comes before the first
+        context["other_open"] = (sheets.open_rounds_before(table, rnd.number)
+                                 if rnd.number > 1 else [])
+    poll_url = context["page_url"] if asked else link("table.page", table)
     return render_page_or_partial("table/page.html", "table/_panel.html", poll_url=poll_url,
                                   poll_token=state.token, **context)
 
@@ -199,19 +202,21 @@ def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=Non
             stamp(forms[seat], view)
         elif initials_shown:
             initial_forms[seat] = versioned(InitialForm, view, seat=seat)
-    context = page_context(table, view)
+    context = page_context(table, view, panel=False)
+    to = table_links(table, rnd.number)
     context.update(
         errors=errors or {}, conflict=conflict, initial_forms=initial_forms,
         game_initial_forms={(number, seat): versioned(GameInitialForm, view, seat=seat,
                                                       game_no=number)
                             for number, seats in view.games_to_initial for seat in seats},
-        game_initial_url=link("table.initial_game", table, rnd.number),
+        game_initial_url=to("table.initial_game"),
         west_form=(versioned(WestCheckForm, view)
                    if view.is_open and view.complete and view.west_check_needed else None),
-        west_url=link("table.west_check", table, rnd.number),
+        west_url=to("table.west_check"),
         submit_form=versioned(SubmitForm, view) if view.is_open else None,
-        initial_url=link("table.initial", table, rnd.number),
-        submit_url=link("table.submit", table, rnd.number),
+        initial_url=to("table.initial"),
+        submit_url=to("table.submit"),
+        live_url=to("live.table"),
     )
     return render_page_or_partial("table/review.html", "table/_review.html", status=status,
                                   **context)

@@ -5,7 +5,7 @@ table page's next table and the big screen follow it."""
 from __future__ import annotations
 
 from blueprints.director import seating
-from blueprints.table.sheet_view import next_tables
+from blueprints.table.sheet_view import next_tables, sheet_view
 from core.rounds import ensure_round, round_row
 from models import AuditEvent, Tournament, db
 from tests.conftest import make_tournament
@@ -19,6 +19,13 @@ def seating_csv():
         for index, player in enumerate(order):
             lines.append(f"{round_no},{index // 4 + 1},{'ESWN'[index % 4]},{player}")
     return "\n".join(lines)
+
+
+def page_next_tables(round_, table):
+    """next_tables as the table's page reads it: the next round read with the seats."""
+    view = sheet_view(table, round_, next_round=True)
+    assert view.next_seating is not None
+    return next_tables(round_, table, view.seats, view.rules, view.next_seating)
 
 
 def htm(director):
@@ -57,6 +64,7 @@ def test_an_imported_seating_seats_every_round(client, director):
     # the table page's "next table" follows the organiser's round 2, before it is seated
     table_one = next(t for t in tournament.tables if t.number == 1)
     assert next_tables(round_one, table_one) == {"E": 1, "S": 2, "W": 1, "N": 2}
+    assert page_next_tables(round_one, table_one) == {"E": 1, "S": 2, "W": 1, "N": 2}
     itinerary = client.get(f"/p/{tournament.code}/seat?number=2").get_data(as_text=True)
     assert "table 2" in itinerary.lower()
     schedule = dict((r.number, tables) for r, tables in seating.schedule(tournament))
@@ -109,6 +117,7 @@ def test_next_tables_follow_a_seated_next_round_over_the_movement(director):
     table_one = next(t for t in tournament.tables if t.number == 1)
     table_three = next(t for t in tournament.tables if t.number == 3)
     by_movement = next_tables(round_one, table_one)
+    assert page_next_tables(round_one, table_one) == by_movement
     east = next(s.player_id for s in round_one.seats if s.table_id == table_one.id
                 and s.seat == "E")
     moved = next(s for s in round_two.seats if s.player_id == east)
@@ -125,3 +134,4 @@ def test_next_tables_follow_a_seated_next_round_over_the_movement(director):
     db.session.expire_all()
     assert db.session.get(Seating, moved.id).table_id == table_three.id
     assert next_tables(round_one, table_one) == {**by_movement, "E": 3}
+    assert page_next_tables(round_one, table_one) == {**by_movement, "E": 3}

@@ -14,7 +14,7 @@ from tournament.rules import PRESETS
 
 def test_table_links_match_url_for(app):
     endpoints = ("table.page", "table.entry", "table.review", "table.time_called",
-                 "table.save_game", "table.preview_game", "table.submit")
+                 "table.save_game", "table.preview_game", "table.submit", "live.table")
     for root in ("", "/mahj"):
         for code, token in (("ABC123", "uqQ9O0YvBlvrhU4Q_KgyjQ"), ("A B/é?&", "x y&z=1"),
                             ("XYZ", None)):
@@ -26,7 +26,7 @@ def test_table_links_match_url_for(app):
                                              (None, {"g": "a b"})):
                         expected = url_for(endpoint, code=code, number=12, k=token,
                                            r=round_no, **values)
-                        assert expected.startswith(f"{root}/t/")
+                        assert expected.startswith((f"{root}/t/", f"{root}/live/t/"))
                         assert link(endpoint, table, round_no, **values) == expected
 
 
@@ -47,6 +47,33 @@ def test_hidden_inputs_match_wtforms(app):
                 assert str(hidden_inputs(form, "p")) == expected
     finally:
         app.config["WTF_CSRF_ENABLED"] = was
+
+
+def test_next_tables_read_with_the_seats_match_next_tables_own_reading(director):
+    from blueprints.table.sheet_view import next_tables, sheet_view
+    from core.rounds import ensure_round, round_row
+    from models import db
+    from tests.conftest import make_tournament
+
+    tournament = make_tournament(director, players=12, rounds=2)
+    round_one = round_row(tournament, 1)
+
+    def both_ways(round_):
+        for table in tournament.tables:
+            view = sheet_view(table, round_, next_round=True)
+            read = next_tables(round_, table, view.seats, view.rules, view.next_seating)
+            assert read == next_tables(round_, table)
+            yield view, read
+
+    # by the movement (round 2 not seated yet), then by round 2's stored seating
+    for _, read in both_ways(round_one):
+        assert None not in read.values()
+    ensure_round(tournament, 2)
+    db.session.flush()
+    list(both_ways(round_one))
+    # the last round reads nothing of a next one
+    for view, read in both_ways(round_row(tournament, 2)):
+        assert view.next_seating is None and read == dict.fromkeys("ESWN")
 
 
 def test_the_entry_pages_defaults_read_as_a_blank_game_form(app):

@@ -72,6 +72,7 @@ def test_a_ruling_shows_on_the_sheet_row_and_the_directors_sheet(client, east, t
     card = re.search(r'<li class="game-card">.*?</li>\s*</ol>', staff, re.S).group(0)
     assert "Director's ruling: Player 2 (South) -10 points, tile count." in card
     assert "director: tile count" not in staff  # the scoring line is worded the same way
+    assert "<strong>Player 2</strong>: -10 director's ruling: tile count</li>" in staff
 
 
 # ---- each game is a card: who won and how in a sentence, the four names with points ----
@@ -250,3 +251,19 @@ def test_save_game_scores_under_the_rules_stored_now_not_a_stale_copy(east):
                                   version=1, key=secrets.token_urlsafe(8))
     assert sheet.games[0].points == dict.fromkeys("ESWN", 5)
     assert any(re.search(r"FROM tournament\b(?!_)", q) for q in queries.statements)
+
+
+def test_the_round_total_names_each_player_with_the_initials_they_signed(east):
+    for number in range(1, 5):
+        east.save(number, outcome="wall")
+    response = east.post("/initial", {**entry_form(east), "seat": "S", "initials": "PB"})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    page = east.get().get_data(as_text=True)
+    total = re.search(r'<div class="round-total">.*?</ul>', page, re.S).group(0)
+    assert re.findall(r'<li><span class="score-who">(.*?)</span> <span class="score-points '
+                      r'total">[^<]*</span></li>', total) == [
+        'Player 1 <span class="seat-key">East · player 1</span>',
+        'Player 2 <span class="seat-key">South · player 2</span> <span class="signed">'
+        'signed PB</span>',
+        'Player 3 <span class="seat-key">West · player 3</span>',
+        'Player 4 <span class="seat-key">North · player 4</span>']

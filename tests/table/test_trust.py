@@ -178,3 +178,14 @@ def test_a_stale_correction_of_another_game_is_not_called_theirs(east):
     assert response.status_code == 409
     page = response.get_data(as_text=True)
     assert "Someone changed this sheet" in page and "Another phone saved" not in page
+
+
+def test_the_game_saved_meanwhile_says_who_won_and_how(east):
+    version = east.version()
+    assert east.save(1, initials="SS", outcome="mahjong", winner="S", value="30",
+                     win_by="self", version=version).status_code == 303
+    response = east.save(1, initials="WW", outcome="wall", version=version,
+                         entered_as="new")
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert '<p class="compare-what">Mah Jongg: Player 2, self-picked</p>' in page
