@@ -25,9 +25,12 @@ _TABLE_BY_LINK = (
     .where(Tournament.code == bindparam("code"), Table.number == bindparam("number"))
 )
 _TABLE_COLUMNS = tuple(column.name for column in Table.__table__.c)
-_TOURNAMENT_COLUMNS = tuple(column.name for column in Tournament.__table__.c)
+# Every column of the tournament but its imported seating (see ShownTournament).
+_TOURNAMENT_COLUMNS = tuple(column.name for column in Tournament.__table__.c
+                            if column.name != "imported_seating")
+_IMPORTED_SEATING = select(Tournament.imported_seating).where(Tournament.id == bindparam("id"))
 _TABLE_ROW_BY_LINK = (
-    select(*Table.__table__.c, *Tournament.__table__.c)
+    select(*Table.__table__.c, *(Tournament.__table__.c[name] for name in _TOURNAMENT_COLUMNS))
     .join(Tournament, Tournament.id == Table.tournament_id)
     .where(Tournament.code == bindparam("code"), Table.number == bindparam("number"))
 )
@@ -94,10 +97,22 @@ def shown_table_from_link(code: str, number: int, token: str | None) -> SimpleNa
         raise BadLink()
     # the table's columns, then its tournament's, in the order selected
     table = SimpleNamespace(**dict(zip(_TABLE_COLUMNS, row, strict=False)))
-    table.tournament = SimpleNamespace(
+    table.tournament = ShownTournament(
         **dict(zip(_TOURNAMENT_COLUMNS, row[len(_TABLE_COLUMNS):], strict=True)))
     _check_token(table, token)
     return table
+
+
+class ShownTournament(SimpleNamespace):
+    """A tournament's columns as plain attributes; its imported seating (up to ~150 KB of
+    JSON, read only to say where a seat goes next) is read the first time it is asked
+    for, as the entity's deferred column is."""
+
+    def __getattr__(self, name: str):
+        if name != "imported_seating":
+            raise AttributeError(name)
+        self.imported_seating = read_rows(_IMPORTED_SEATING, {"id": self.id}).scalar()
+        return self.imported_seating
 
 
 def _check_token(table, token: str | None) -> None:
