@@ -104,7 +104,7 @@ def shown_table_from_link(code: str, number: int, token: str | None) -> SimpleNa
 
 
 class ShownTournament(SimpleNamespace):
-    """A tournament's columns as plain attributes; its imported seating (up to ~150 KB of
+    """A tournament's columns as plain attributes; its imported seating (about 94 KB of
     JSON, read only to say where a seat goes next) is read the first time it is asked
     for, as the entity's deferred column is."""
 

@@ -42,7 +42,7 @@ class Tournament(db.Model):
     seating_seed: Mapped[int | None]
     # The organiser's own seating for every round, where the rules' movement is "imported":
     # {"2": {"1": {"E": player id, ...}, ...}, ...} (JSON keys are text). Loaded when read:
-    # a 600-player, 12-round import is ~150 KB of JSON, and every table page loads its
+    # a 600-player, 12-round import is about 94 KB of JSON, and every table page loads its
     # tournament but reads the seating only to say where a seat goes next.
     imported_seating: Mapped[dict[str, Any] | None] = mapped_column(JSON, deferred=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
