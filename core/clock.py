@@ -15,7 +15,7 @@ from datetime import datetime
 from flask import has_request_context, request
 from sqlalchemy import and_, bindparam, case, func, select
 
-from core.lookup import plain_code
+from core.codes import plain_code
 from core.rows import read_rows
 from core.words import SheetState, clock_text
 from models import Announcement, Round, Scoresheet, Tiebreak, Tournament, db, utcnow
@@ -104,7 +104,7 @@ def _view(tournament_id: int, rnd, now: datetime) -> ClockView | None:
     )
 
 
-_CURRENT_ORDER = (
+CURRENT_ORDER = (
     # The round in play (started, not ended) first; then the next round to start
     # (lowest number); then the latest ended round (between rounds).
     case(
@@ -114,20 +114,20 @@ _CURRENT_ORDER = (
     ),
     case((Round.started_at.is_(None), Round.number), else_=-Round.number),
 )
-_CLOCK_COLUMNS = (Round.number, Round.duration_seconds, Round.started_at, Round.paused_at,
+CLOCK_COLUMNS = (Round.number, Round.duration_seconds, Round.started_at, Round.paused_at,
                   Round.paused_seconds, Round.ended_at, Round.pause_reason,
                   Round.clock_version)
 
 
 # Built once per process (building a statement and its cache key costs more than running
 # it); parameters are bound at each execution.
-_CLOCK = (select(*_CLOCK_COLUMNS).where(Round.tournament_id == bindparam("tournament_id"))
-          .order_by(*_CURRENT_ORDER).limit(1))
+_CLOCK = (select(*CLOCK_COLUMNS).where(Round.tournament_id == bindparam("tournament_id"))
+          .order_by(*CURRENT_ORDER).limit(1))
 _CLOCK_BY_CODE = (
-    select(Tournament.id, Tournament.code, Tournament.name, Tournament.rounds, *_CLOCK_COLUMNS)
+    select(Tournament.id, Tournament.code, Tournament.name, Tournament.rounds, *CLOCK_COLUMNS)
     .outerjoin(Round, Round.tournament_id == Tournament.id)
     .where(Tournament.code == bindparam("code"))
-    .order_by(*_CURRENT_ORDER).limit(1)
+    .order_by(*CURRENT_ORDER).limit(1)
 )
 
 
@@ -137,6 +137,13 @@ def _cache() -> dict:
     if not has_request_context():
         return {}
     return request.__dict__.setdefault("_clock_views", {})
+
+
+def remember(tournament_id: int, rnd, now: datetime) -> None:
+    """The clock of `tournament_id` as read by a query of the caller's (its current round's
+    CLOCK_COLUMNS, ordered by CURRENT_ORDER): clock_view then answers from it, for the
+    rest of this request, without a query."""
+    _cache()[tournament_id] = _view(tournament_id, rnd, now)
 
 
 def clock_view(tournament) -> ClockView | None:

@@ -12,8 +12,10 @@ from flask import g, request
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import contains_eager
 
+from core import clock
+from core.codes import plain_code
 from core.rows import read_rows
-from models import Table, Tournament, db
+from models import Round, Table, Tournament, db, utcnow
 from tournament.rules import RuleSet
 
 # Built once per process: building a statement and its cache key costs more than running
@@ -29,19 +31,16 @@ _TABLE_COLUMNS = tuple(column.name for column in Table.__table__.c)
 _TOURNAMENT_COLUMNS = tuple(column.name for column in Tournament.__table__.c
                             if column.name != "imported_seating")
 _IMPORTED_SEATING = select(Tournament.imported_seating).where(Tournament.id == bindparam("id"))
+_CLOCK_NAMES = tuple(column.key for column in clock.CLOCK_COLUMNS)
+# The table, its tournament and the tournament's clock (its current round), in one query.
 _TABLE_ROW_BY_LINK = (
-    select(*Table.__table__.c, *(Tournament.__table__.c[name] for name in _TOURNAMENT_COLUMNS))
+    select(*Table.__table__.c, *(Tournament.__table__.c[name] for name in _TOURNAMENT_COLUMNS),
+           *clock.CLOCK_COLUMNS)
     .join(Tournament, Tournament.id == Table.tournament_id)
+    .outerjoin(Round, Round.tournament_id == Tournament.id)
     .where(Tournament.code == bindparam("code"), Table.number == bindparam("number"))
+    .order_by(*clock.CURRENT_ORDER).limit(1)
 )
-
-
-def plain_code(code: str | None) -> str | None:
-    """A tournament code as typed or in a URL, upper-cased; None when it cannot be one
-    (codes are letters and digits, at most 16): a NUL byte in it would make PostgreSQL
-    refuse the query, a 500 on every public page of a tournament."""
-    code = (code or "").strip().upper()
-    return code if code.isascii() and code.isalnum() and len(code) <= 16 else None
 
 
 def tournament_by_code(code: str) -> Tournament | None:
@@ -88,18 +87,22 @@ def shown_table_from_link(code: str, number: int, token: str | None) -> SimpleNa
     """table_from_link for a request that only shows the table: its columns and its
     tournament's (`.tournament`) as plain attributes, read as one row. Loading the two
     entities costs about three times the row, on every table page and changed poll; a
-    write takes the entities from table_from_link."""
+    write takes the entities from table_from_link. The same row carries the tournament's
+    clock, which every such page shows: core.clock.clock_view then reads nothing."""
     code = plain_code(code)
     if code is None:
         raise BadLink()
     row = read_rows(_TABLE_ROW_BY_LINK, {"code": code, "number": number}).first()
     if row is None:
         raise BadLink()
-    # the table's columns, then its tournament's, in the order selected
-    table = SimpleNamespace(**dict(zip(_TABLE_COLUMNS, row, strict=False)))
+    # the table's columns, then its tournament's, then its clock's, in the order selected
+    at = len(_TABLE_COLUMNS)
+    table = SimpleNamespace(**dict(zip(_TABLE_COLUMNS, row[:at], strict=True)))
     table.tournament = ShownTournament(
-        **dict(zip(_TOURNAMENT_COLUMNS, row[len(_TABLE_COLUMNS):], strict=True)))
+        **dict(zip(_TOURNAMENT_COLUMNS, row[at:at + len(_TOURNAMENT_COLUMNS)], strict=True)))
     _check_token(table, token)
+    clock.remember(table.tournament_id, SimpleNamespace(**dict(zip(
+        _CLOCK_NAMES, row[at + len(_TOURNAMENT_COLUMNS):], strict=True))), utcnow())
     return table
 
 

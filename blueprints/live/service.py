@@ -18,7 +18,8 @@ from core import calls as table_calls
 from core import clock as clock_service
 from core import sheets
 from core.clock import _view, round_clock
-from core.lookup import BadLink, plain_code, shown_table_from_link
+from core.codes import plain_code
+from core.lookup import BadLink, shown_table_from_link
 from core.words import OPEN_STATES, SheetState
 from models import utcnow
 
@@ -92,12 +93,12 @@ def _versions_statement(numbered: bool):
     from sqlalchemy import and_, bindparam, case, exists, select
     from sqlalchemy.orm import aliased
 
-    from core.clock import _CURRENT_ORDER
+    from core.clock import CURRENT_ORDER
     from models import DirectorCall, Round, Scoresheet, Seating, Table, Tournament
 
     # The tournament's current round (the clock every page shows): clock_service.
     clock_round_id = (select(Round.id).where(Round.tournament_id == Tournament.id)
-                      .order_by(*_CURRENT_ORDER).limit(1).correlate(Tournament)
+                      .order_by(*CURRENT_ORDER).limit(1).correlate(Tournament)
                       .scalar_subquery())
     # The table's round: core.sheets.round_and_version.
     running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
