@@ -9,7 +9,7 @@ import secrets
 from types import SimpleNamespace
 
 from flask import g, request
-from sqlalchemy import bindparam, select
+from sqlalchemy import Text, bindparam, cast, select
 from sqlalchemy.orm import contains_eager
 
 from core import clock
@@ -27,14 +27,18 @@ _TABLE_BY_LINK = (
     .where(Tournament.code == bindparam("code"), Table.number == bindparam("number"))
 )
 _TABLE_COLUMNS = tuple(column.name for column in Table.__table__.c)
-# Every column of the tournament but its imported seating (see ShownTournament).
-_TOURNAMENT_COLUMNS = tuple(column.name for column in Tournament.__table__.c
+# Every column of the tournament but its imported seating, with its rules as the stored
+# text (see ShownTournament).
+_TOURNAMENT_COLUMNS = tuple("rules_text" if column.name == "rules" else column.name
+                            for column in Tournament.__table__.c
                             if column.name != "imported_seating")
 _IMPORTED_SEATING = select(Tournament.imported_seating).where(Tournament.id == bindparam("id"))
 _CLOCK_NAMES = tuple(column.key for column in clock.CLOCK_COLUMNS)
 # The table, its tournament and the tournament's clock (its current round), in one query.
 _TABLE_ROW_BY_LINK = (
-    select(*Table.__table__.c, *(Tournament.__table__.c[name] for name in _TOURNAMENT_COLUMNS),
+    select(*Table.__table__.c,
+           *(cast(Tournament.rules, Text) if name == "rules_text" else Tournament.__table__.c[name]
+             for name in _TOURNAMENT_COLUMNS),
            *clock.CLOCK_COLUMNS)
     .join(Tournament, Tournament.id == Table.tournament_id)
     .outerjoin(Round, Round.tournament_id == Tournament.id)
@@ -51,8 +55,11 @@ def tournament_by_code(code: str) -> Tournament | None:
 
 
 def rules_of(tournament: Tournament) -> RuleSet:
-    """The tournament's rule set: the one reading of Tournament.rules."""
-    return _rule_set(json.dumps(tournament.rules, sort_keys=True))
+    """The tournament's rule set: the one reading of Tournament.rules (keyed on its stored
+    text where the tournament was read as a plain row: no parsing and writing it again)."""
+    stored = getattr(tournament, "rules_text", None)
+    return _rule_set(stored if stored is not None
+                     else json.dumps(tournament.rules, sort_keys=True))
 
 
 @functools.lru_cache(maxsize=64)
@@ -107,15 +114,19 @@ def shown_table_from_link(code: str, number: int, token: str | None) -> SimpleNa
 
 
 class ShownTournament(SimpleNamespace):
-    """A tournament's columns as plain attributes; its imported seating (about 94 KB of
+    """A tournament's columns as plain attributes. Its imported seating (about 94 KB of
     JSON, read only to say where a seat goes next) is read the first time it is asked
-    for, as the entity's deferred column is."""
+    for, as the entity's deferred column is. Its rules come as the stored text
+    (`rules_text`, which rules_of reads as it is) and are parsed only if asked for."""
 
     def __getattr__(self, name: str):
-        if name != "imported_seating":
-            raise AttributeError(name)
-        self.imported_seating = read_rows(_IMPORTED_SEATING, {"id": self.id}).scalar()
-        return self.imported_seating
+        if name == "imported_seating":
+            self.imported_seating = read_rows(_IMPORTED_SEATING, {"id": self.id}).scalar()
+            return self.imported_seating
+        if name == "rules":
+            self.rules = json.loads(self.rules_text)
+            return self.rules
+        raise AttributeError(name)
 
 
 def _check_token(table, token: str | None) -> None:

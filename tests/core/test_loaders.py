@@ -7,7 +7,7 @@ from flask import g
 from werkzeug.exceptions import Forbidden, NotFound
 
 from core.access import staff_required
-from core.lookup import BadLink, shown_table_from_link, table_link
+from core.lookup import BadLink, rules_of, shown_table_from_link, table_link
 from models import Table, Tournament, TournamentStaff, db
 from tests.conftest import make_tournament
 
@@ -68,6 +68,9 @@ def test_a_get_sees_the_table_and_its_tournament_as_the_entities_have_them(app, 
     with app.test_request_context(f"/t/{tournament.code}/2?k={table.token}"):
         shown = shown_table_from_link(tournament.code, 2, table.token)
         assert "imported_seating" not in vars(shown.tournament)
+        # the rules as stored: read as they are, parsed only if asked for
+        assert rules_of(shown.tournament) == rules_of(tournament)
+        assert "rules" not in vars(shown.tournament)
         assert not isinstance(shown, Table)
         for column in Table.__table__.c:
             assert getattr(shown, column.name) == getattr(table, column.name), column.name
