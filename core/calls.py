@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, select
 
-from core.rows import read_rows
+from core.rows import read_rows, request_reads
 from core.words import OPEN_STATES
 from models import DirectorCall, Table, db, utcnow
 
@@ -38,7 +38,9 @@ def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None
     Chosen from the latest call's state as a plain row; the call itself is loaded only
     when it is shown: most tables, most of the time, show the button (no call, or an old
     one), and loading the entity costs more than the row."""
-    latest = read_rows(_LATEST_CALL_STATE, {"table_id": table.id}).first()
+    latest = request_reads().get(("call", table.id), _UNREAD)
+    if latest is _UNREAD:
+        latest = read_rows(_LATEST_CALL_STATE, {"table_id": table.id}).first()
     if latest is None or not _shown(latest, now or utcnow()):
         return None
     return db.session.get(DirectorCall, latest.id)
@@ -61,6 +63,26 @@ _LATEST_CALL_STATE = (
            DirectorCall.cancelled_at)
     .where(DirectorCall.table_id == bindparam("table_id"))
     .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1))
+
+
+_UNREAD = object()
+# The latest call's columns table_call chooses by, as remember_latest_call takes them.
+LATEST_CALL_COLUMNS = ("id", "state", "resolved_at", "cancelled_at")
+
+
+def latest_call_id():
+    """The id of the table's latest call as a scalar subquery correlated to Table, for a
+    statement that reads the table itself."""
+    return (select(DirectorCall.id).where(DirectorCall.table_id == Table.id)
+            .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1)
+            .correlate(Table).scalar_subquery())
+
+
+def remember_latest_call(table_id: int, call) -> None:
+    """The table's latest call (LATEST_CALL_COLUMNS as attributes; None: no call) as a
+    statement of the caller's read it: table_call chooses from it for the rest of this
+    request."""
+    request_reads()[("call", table_id)] = call
 
 
 def latest_call(table: Table) -> DirectorCall | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask import has_request_context, request
+
 from models import db
 
 
@@ -14,3 +16,12 @@ def read_rows(statement, params: dict):
     if session.new or session.dirty or session.deleted:
         session.flush()
     return session.connection().execute(statement, params)
+
+
+def request_reads() -> dict:
+    """Rows this request has read already, for a later reader of the same rows in the
+    same request (none outside a request). Kept on the request, not on flask.g: an app
+    context can outlive a request (tests, CLI)."""
+    if not has_request_context():
+        return {}
+    return request.__dict__.setdefault("_reads", {})

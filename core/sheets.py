@@ -24,7 +24,7 @@ from sqlalchemy.engine import Row
 from core.clock import round_clock
 from core.lookup import rules_of
 from core.rounds import round_row
-from core.rows import read_rows
+from core.rows import read_rows, request_reads
 from core.words import SEATS, SheetState
 from models import (
     Round,
@@ -56,11 +56,24 @@ _SHEET = select(Scoresheet).where(Scoresheet.round_id == bindparam("round_id"),
                                   Scoresheet.table_id == bindparam("table_id"))
 
 
+def _round_choice(query, numbered: bool, table_id, number):
+    """`query` (over Round, outer-joined to the table's Scoresheet) narrowed to the
+    table's round as round_and_version chooses it: round `number` if the table has seats
+    in it; else the latest running round, else the first seated round whose sheet here is
+    not submitted, else the last seated round."""
+    if numbered:
+        return query.where(Round.number == number, exists().where(
+            Seating.round_id == Round.id, Seating.table_id == table_id))
+    running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
+    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == SheetState.OPEN)
+    return query.where(exists().where(Seating.round_id == Round.id)).order_by(
+        case((running, 0), (unfinished, 1), else_=2),
+        case((running, -Round.number), (unfinished, Round.number), else_=-Round.number))
+
+
 def _round_and_version_query(numbered: bool, entity: bool = True):
     """The round (the entity, or its columns as a plain row with the sheet's version as
     `sheet_version`) and its sheet's version at this table."""
-    running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
-    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == SheetState.OPEN)
     query = (
         (select(Round, Scoresheet.version) if entity else
          select(*Round.__table__.c, Scoresheet.version.label("sheet_version")))
@@ -68,14 +81,19 @@ def _round_and_version_query(numbered: bool, entity: bool = True):
                    & (Scoresheet.table_id == bindparam("table_id")))
         .where(Round.tournament_id == bindparam("tournament_id"))
     )
-    if numbered:
-        query = query.where(Round.number == bindparam("number"), exists().where(
-            Seating.round_id == Round.id, Seating.table_id == bindparam("table_id")))
-    else:
-        query = query.where(exists().where(Seating.round_id == Round.id)).order_by(
-            case((running, 0), (unfinished, 1), else_=2),
-            case((running, -Round.number), (unfinished, Round.number), else_=-Round.number))
-    return query.limit(1)
+    return _round_choice(query, numbered, bindparam("table_id"), bindparam("number")).limit(1)
+
+
+def table_round_id(numbered: bool):
+    """The id of the table's round (as round_and_version chooses it) as a scalar subquery
+    correlated to Table, for a statement that reads the table itself; round_and_version's
+    `number` is the parameter `round_no`."""
+    query = (select(Round.id)
+             .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
+                        & (Scoresheet.table_id == Table.id))
+             .where(Round.tournament_id == Table.tournament_id))
+    return (_round_choice(query, numbered, Table.id, bindparam("round_no")).limit(1)
+            .correlate(Table).scalar_subquery())
 
 
 _ROUND_NUMBERED = _round_and_version_query(numbered=True)
@@ -139,16 +157,31 @@ class PollState:
 
 def poll_state(table: Table, number: int | None = None) -> PollState | None:
     """The table's round (`number`, or the current one, read as round_and_version reads
-    it) and its versions, in one query; None when there is no such seated round."""
-    params = {"table_id": table.id, "tournament_id": table.tournament_id}
-    if number is not None:
+    it) and its versions, in one query (none when this request read them with the table:
+    remember_round); None when there is no such seated round."""
+    remembered = request_reads().get(("round", table.id, number), _UNREAD)
+    if remembered is not _UNREAD:
+        row = remembered
+    elif number is not None:
+        params = {"table_id": table.id, "tournament_id": table.tournament_id}
         row = read_rows(_ROUND_ROW_NUMBERED, {**params, "number": number}).first()
     else:
+        params = {"table_id": table.id, "tournament_id": table.tournament_id}
         row = read_rows(_ROUND_ROW_CURRENT, params).first()
     if row is None:
         return None
     return PollState(round=row, sheet_version=row.sheet_version or 1,
                      clock_version=row.clock_version, clock_state=clock_state(row))
+
+
+_UNREAD = object()
+
+
+def remember_round(table_id: int, number: int | None, row) -> None:
+    """The table's round `number` (None: the current one) as a statement of the caller's
+    read it (its columns and `sheet_version`, as table_round_id chooses it; None: no such
+    seated round): poll_state answers from it for the rest of this request."""
+    request_reads()[("round", table_id, number)] = row
 
 
 def clock_state(round_: Round, now=None) -> str:

@@ -22,7 +22,8 @@ from blueprints.common import new_request_key, render_page_or_partial, wants_par
 from core.access import ANY_STAFF, MANAGE, staff_required
 from core.calls import DISMISSED_COOKIE, RECENT, dismissed_ids, table_call, table_version
 from core.errors import Conflict, Refused, TooMany, attach
-from core.lookup import BadLink, table_link
+from core.lookup import BadLink
+from core.table_pages import table_link
 from core.words import OPEN_STATES, SEAT_NAMES, CallState
 from models import CALL_REASONS
 

@@ -19,7 +19,7 @@ from core import clock as clock_service
 from core import sheets
 from core.clock import _view, round_clock
 from core.codes import plain_code
-from core.lookup import BadLink, shown_table_from_link
+from core.table_pages import shown_table_from_link
 from core.words import OPEN_STATES, SheetState
 from models import utcnow
 
@@ -45,12 +45,14 @@ class TablePoll:
 def table_poll(code: str, number: int, token: str | None, round_no: int | None,
                shown: dict[str, str | None], dismissed: list[int]) -> TablePoll:
     """The table page's parts, compared with what the phone shows. Raises
-    BadLink for a wrong link; an unknown tournament is a wrong link too."""
-    table = shown_table_from_link(code, number, token)
-    found = clock_service.clock_by_code(code)
-    if found is None:
-        raise BadLink()
-    tournament, clock = found
+    BadLink for a wrong link; an unknown tournament is a wrong link too. The table's
+    read brings its tournament's clock, its round and its call with it
+    (core.table_pages)."""
+    table = shown_table_from_link(code, number, token, round_no)
+    shown_tournament = table.tournament
+    tournament = clock_service.PublicTournament(shown_tournament.id, shown_tournament.code,
+                                                shown_tournament.name, shown_tournament.rounds)
+    clock = clock_service.clock_view(shown_tournament)
     state = sheets.poll_state(table, round_no)
     call = table_calls.table_call(table)
     if call is not None and call.state not in OPEN_STATES \

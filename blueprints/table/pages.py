@@ -30,8 +30,9 @@ from wtforms.widgets import HiddenInput
 from blueprints.common import new_request_key, wants_partial
 from core import sheets
 from core.errors import Conflict, Replay
-from core.lookup import BadLink, table_link
+from core.lookup import BadLink
 from core.numbers import small_int
+from core.table_pages import table_link
 from core.words import MAX_ROW_NUMBER
 from tournament.errors import FieldError
 

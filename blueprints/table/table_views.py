@@ -8,7 +8,8 @@ from flask import abort, flash, g, make_response, redirect, render_template, req
 from blueprints.common import render_page_or_partial, wants_partial
 from core import sheets
 from core.errors import Conflict
-from core.lookup import rules_of, table_link
+from core.lookup import rules_of
+from core.table_pages import table_link
 from core.words import SEAT_NAMES, SEATS
 
 from . import entry_html, sheet_writes, signoffs

@@ -197,7 +197,7 @@ def test_a_table_link_reads_the_clock_with_the_table(app, tournament):
     """The pages a table's QR link opens read the tournament's clock in the table's own
     query: clock_view then answers from it, as it would have read it."""
     from core.clock import clock_view
-    from core.lookup import shown_table_from_link
+    from core.table_pages import shown_table_from_link
     from models import Table
 
     started(tournament, 1, minutes_ago=5)

@@ -7,7 +7,8 @@ from flask import g
 from werkzeug.exceptions import Forbidden, NotFound
 
 from core.access import staff_required
-from core.lookup import BadLink, rules_of, shown_table_from_link, table_link
+from core.lookup import BadLink, rules_of
+from core.table_pages import shown_table_from_link, table_link
 from models import Table, Tournament, TournamentStaff, db
 from tests.conftest import make_tournament
 

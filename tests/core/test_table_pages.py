@@ -1,0 +1,98 @@
+"""A table page's first read (core.table_pages) brings the table's clock, round and call
+with it: the readers later in the request must answer from it exactly as they would
+have read them on their own, in every state a table goes through."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from sqlalchemy import event
+
+from blueprints.calls import queue, table_calls
+from core import calls, clock, sheets
+from core.rounds import round_row
+from core.table_pages import shown_table_from_link
+from models import Table, db
+from tests.clock.conftest import ended, started
+from tests.conftest import make_tournament
+
+
+def own_reads(app, table, tournament, number):
+    """What the readers answer with nothing read before them in the request."""
+    with app.test_request_context("/"):
+        state = sheets.poll_state(table, number)
+        call = calls.table_call(table)
+        return (state and (state.token, state.round.id, state.sheet_version),
+                call and (call.id, call.state), clock.clock_view(tournament))
+
+
+def shown_reads(app, tournament, table_no, token, number):
+    statements = []
+
+    def count(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        with app.test_request_context("/"):
+            table = shown_table_from_link(tournament.code, table_no, token, number)
+            state = sheets.poll_state(table, number)
+            call = calls.table_call(table)
+            got = (state and (state.token, state.round.id, state.sheet_version),
+                   call and (call.id, call.state), clock.clock_view(table.tournament))
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
+    # one read; a call the bar shows is loaded as the entity it is (no query when this
+    # session holds it already)
+    assert len(statements) == 1 or (got[1] and len(statements) == 2), statements
+    return got
+
+
+def same_clock(mine, theirs) -> bool:
+    # read a moment apart: a running clock may have ticked a second in between
+    if mine is None or theirs is None:
+        return mine is theirs
+    return (replace(mine, remaining=0) == replace(theirs, remaining=0)
+            and abs(mine.remaining - theirs.remaining) <= 1)
+
+
+@pytest.mark.parametrize("number", [None, 1, 2])
+def test_the_first_read_answers_as_each_reader_would(app, director, number):
+    tournament = make_tournament(director, rounds=3)
+    table = db.session.query(Table).filter_by(tournament_id=tournament.id, number=2).one()
+    token = table.token
+
+    def check():
+        db.session.expire_all()
+        expected = own_reads(app, table, tournament, number)
+        got = shown_reads(app, tournament, 2, token, number)
+        assert got[:2] == expected[:2]
+        assert same_clock(got[2], expected[2])
+
+    check()                                     # seated, clock not started, no call
+    started(tournament, 1, minutes_ago=5)
+    check()                                     # running
+    call, _ = table_calls.place_call(table, "ruling", "")
+    db.session.commit()
+    check()                                     # an open call
+    queue.resolve_call(call, director, "Play on.")
+    db.session.commit()
+    check()                                     # its ruling, shown until OK
+    started(tournament, 1, minutes_ago=20, paused_minutes_ago=1, reason="lunch")
+    check()                                     # paused
+    round_row(tournament, 1).paused_at = None
+    ended(tournament, 1)
+    check()                                     # between rounds
+
+
+def test_a_wrong_link_reads_nothing_more(app, director):
+    tournament = make_tournament(director)
+    table = db.session.query(Table).filter_by(tournament_id=tournament.id, number=2).one()
+    from core.lookup import BadLink
+
+    with app.test_request_context("/"):
+        for code, number, token in ((tournament.code, 2, "wrong"), ("NOPE", 2, table.token),
+                                    (tournament.code, 99, table.token)):
+            with pytest.raises(BadLink):
+                shown_table_from_link(code, number, token)
