@@ -131,6 +131,13 @@ _CLOCK_BY_CODE = (
 )
 
 
+def current_round_id():
+    """The id of the tournament's current round (the one clock_view reads) as a scalar
+    subquery correlated to Tournament, for a statement that reads the tournament itself."""
+    return (select(Round.id).where(Round.tournament_id == Tournament.id)
+            .order_by(*CURRENT_ORDER).limit(1).correlate(Tournament).scalar_subquery())
+
+
 def _cache() -> dict:
     """Views already read in this request (none outside a request). Kept on the request,
     not on flask.g: an app context can outlive a request (tests, CLI)."""

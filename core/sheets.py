@@ -16,6 +16,7 @@ standings are then a plain sum."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from sqlalchemy import bindparam, case, exists, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -61,12 +62,17 @@ def _round_choice(query, numbered: bool, table_id, number):
     table's round as round_and_version chooses it: round `number` if the table has seats
     in it; else the latest running round, else the first seated round whose sheet here is
     not submitted, else the last seated round."""
+    # correlate_except: the round (and a table read around it) are the enclosing query's;
+    # left to itself, the EXISTS would take its own copy of "table" and ask whether any
+    # table sits in the round.
     if numbered:
         return query.where(Round.number == number, exists().where(
-            Seating.round_id == Round.id, Seating.table_id == table_id))
+            Seating.round_id == Round.id, Seating.table_id == table_id
+        ).correlate_except(Seating))
     running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
     unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == SheetState.OPEN)
-    return query.where(exists().where(Seating.round_id == Round.id)).order_by(
+    return query.where(exists().where(Seating.round_id == Round.id)
+                       .correlate_except(Seating)).order_by(
         case((running, 0), (unfinished, 1), else_=2),
         case((running, -Round.number), (unfinished, Round.number), else_=-Round.number))
 
@@ -144,7 +150,7 @@ class PollState:
     (its columns, as the entity's attributes), and the row costs a fraction of the
     entity's load. A write takes its round from round_and_version."""
 
-    round: Row
+    round: Row | SimpleNamespace  # a row of its own read, or of core.table_pages' read
     sheet_version: int
     clock_version: int
     clock_state: str
@@ -159,6 +165,8 @@ def poll_state(table: Table, number: int | None = None) -> PollState | None:
     """The table's round (`number`, or the current one, read as round_and_version reads
     it) and its versions, in one query (none when this request read them with the table:
     remember_round); None when there is no such seated round."""
+    # Read here when nothing was remembered: a caller that did not read the table through
+    # core.table_pages.
     remembered = request_reads().get(("round", table.id, number), _UNREAD)
     if remembered is not _UNREAD:
         row = remembered

@@ -40,9 +40,7 @@ _IMPORTED_SEATING = select(Tournament.imported_seating).where(Tournament.id == b
 def _shown_statement(numbered: bool):
     clock_round, table_round = aliased(Round), aliased(Round)
     sheet, call = aliased(Scoresheet), aliased(DirectorCall)
-    clock_round_id = (select(Round.id).where(Round.tournament_id == Tournament.id)
-                      .order_by(*clock.CURRENT_ORDER).limit(1).correlate(Tournament)
-                      .scalar_subquery())
+    clock_round_id = clock.current_round_id()
     return (
         select(*Table.__table__.c,
                *(cast(Tournament.rules, Text) if name == "rules_text"
@@ -119,8 +117,9 @@ class ShownTournament(SimpleNamespace):
 
 
 def asked_round() -> int | None:
-    """The round a table page's URL asks for (r=), if any."""
-    return small_int(request.args.get("r"), MAX_ROW_NUMBER)
+    """The round a table page's URL asks for (r=), if any (rounds count from 1: r=0 asks
+    for none, as the pages read it)."""
+    return small_int(request.args.get("r"), MAX_ROW_NUMBER) or None
 
 
 def table_link(view):

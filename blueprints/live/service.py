@@ -3,8 +3,8 @@
 A table page shows three live parts (the clock, the sheet's panel, the call bar); its
 entry and review pages show two (the clock, the call bar) and send no panel. The poll
 sends the version of each part as the page shows it; `table_poll` reads the current ones
-in four indexed lookups (the clock, the table by its link, its round with the sheet's
-version, its latest call) and says which parts changed. Nothing here renders or touches
+(the clock, the table by its link, its round with the sheet's version, its latest call)
+in one statement (core.table_pages) and says which parts changed. Nothing here renders or touches
 the request: the same function answers the 204 before Flask builds a request (see
 blueprints.live.fast) and decides what the full answer carries."""
 
@@ -20,7 +20,7 @@ from core import sheets
 from core.clock import _view, round_clock
 from core.codes import plain_code
 from core.table_pages import shown_table_from_link
-from core.words import OPEN_STATES, SheetState
+from core.words import OPEN_STATES
 from models import utcnow
 
 # The names of the parts, as the page sends them (data-live) and as the query carries them.
@@ -80,10 +80,11 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
 
 # ---- the same comparison in one statement, for the unchanged answer -----------------------
 #
-# table_poll above reads through the services (four ORM queries); building those
-# statements and loading their objects costs more than everything else in a poll. The 204
-# path asks the same questions in ONE statement, built once, with the same ordering
-# expressions; tests/live compares both answers over every state a table goes through.
+# table_poll above reads through the services (core.table_pages' one read, then its
+# rows turned into the page's parts). The 204 path asks the same questions in ONE
+# statement of its own, built once from the same choices of round and call (their
+# expressions are the services'); tests/live compares both answers over every state a
+# table goes through.
 # It is compiled once per database dialect and run on the driver's own cursor:
 # SQLAlchemy's execution (the statement's cache key, the result's metadata, on PostgreSQL
 # a description of every column) cost three times the query's own round trip.
@@ -92,35 +93,16 @@ _COMPILED: dict[tuple[str, str, bool], _Compiled] = {}
 
 
 def _versions_statement(numbered: bool):
-    from sqlalchemy import and_, bindparam, case, exists, select
+    from sqlalchemy import and_, bindparam, select
     from sqlalchemy.orm import aliased
 
-    from core.clock import CURRENT_ORDER
-    from models import DirectorCall, Round, Scoresheet, Seating, Table, Tournament
+    from models import DirectorCall, Round, Scoresheet, Table, Tournament
 
-    # The tournament's current round (the clock every page shows): clock_service.
-    clock_round_id = (select(Round.id).where(Round.tournament_id == Tournament.id)
-                      .order_by(*CURRENT_ORDER).limit(1).correlate(Tournament)
-                      .scalar_subquery())
-    # The table's round: core.sheets.round_and_version.
-    running = Round.started_at.is_not(None) & Round.ended_at.is_(None)
-    unfinished = Scoresheet.id.is_(None) | (Scoresheet.state == SheetState.OPEN)
-    table_round = (select(Round.id)
-                   .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
-                              & (Scoresheet.table_id == Table.id))
-                   .where(Round.tournament_id == Table.tournament_id))
-    if numbered:
-        table_round = table_round.where(Round.number == bindparam("round_no"), exists().where(
-            Seating.round_id == Round.id, Seating.table_id == Table.id))
-    else:
-        table_round = table_round.where(exists().where(Seating.round_id == Round.id)).order_by(
-            case((running, 0), (unfinished, 1), else_=2),
-            case((running, -Round.number), (unfinished, Round.number), else_=-Round.number))
-    table_round_id = table_round.limit(1).correlate(Table).scalar_subquery()
-    # The table's latest call: core.calls.table_call.
-    call_id = (select(DirectorCall.id).where(DirectorCall.table_id == Table.id)
-               .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1)
-               .correlate(Table).scalar_subquery())
+    # The tournament's current round (the clock every page shows), the table's round and
+    # its latest call, chosen as the services choose them.
+    clock_round_id = clock_service.current_round_id()
+    table_round_id = sheets.table_round_id(numbered)
+    call_id = table_calls.latest_call_id()
 
     clock, mine, sheet, call = (aliased(Round), aliased(Round), aliased(Scoresheet),
                                 aliased(DirectorCall))

@@ -171,7 +171,6 @@ class GameAnswers:
         self.note.data = note
 
 
-
 class GameForm(GameAnswers, VersionedForm):
     """One game as a phone posts it (and as the entry page shows it: GameDefaults)."""
 
@@ -233,6 +232,11 @@ class GameDefaults(GameAnswers):
     def _read_defaults(cls) -> list[tuple[str, str, Label, Any]]:
         """Each field's name, id, label and default, as GameForm has them (read once)."""
         form = GameForm(formdata=None, meta={"csrf": False})
+        # Read once for the process: a default made afresh for each form (a callable: a
+        # key, a time) would be the same on every page.
+        made = [field.name for field in form if callable(field.default)]
+        if made:
+            raise TypeError(f"GameDefaults cannot keep the defaults of {made}")
         cls._defaults = [(field.name, field.id, field.label, field.data) for field in form]
         return cls._defaults
 

@@ -52,8 +52,9 @@ def page(code, number):
 
     Its live panel polls with v=<round>-<sheet version>-<clock version>-<clock state>
     (sheets.PollState): 204 when nothing changed, the panel when the sheet or the clock
-    changed, a full refresh when the table has moved on to another round. The 204 costs
-    two queries (the table with its tournament; the round with its sheet's version)."""
+    changed, a full refresh when the table has moved on to another round. The page reads
+    the table, the clock, the round and the call bar's call in one query
+    (core.table_pages); the 204 comes from the one poll (blueprints/live)."""
     table = g.table
     asked = query_int("r")
     state = sheets.poll_state(table, asked or None)

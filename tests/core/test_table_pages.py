@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import event
 
 from blueprints.calls import queue, table_calls
-from core import calls, clock, sheets
+from core import calls, clock, rows, sheets
 from core.rounds import round_row
 from core.table_pages import shown_table_from_link
 from models import Table, db
@@ -86,7 +86,7 @@ def test_the_first_read_answers_as_each_reader_would(app, director, number):
     check()                                     # between rounds
 
 
-def test_a_wrong_link_reads_nothing_more(app, director):
+def test_a_wrong_link_is_refused(app, director):
     tournament = make_tournament(director)
     table = db.session.query(Table).filter_by(tournament_id=tournament.id, number=2).one()
     from core.lookup import BadLink
@@ -96,3 +96,47 @@ def test_a_wrong_link_reads_nothing_more(app, director):
                                     (tournament.code, 99, table.token)):
             with pytest.raises(BadLink):
                 shown_table_from_link(code, number, token)
+
+
+def test_a_round_this_table_has_no_seats_in_is_no_round_of_its(app, client, director):
+    # Round 2 seated, but not at table 3 (its players moved elsewhere, say): asked for
+    # round 2, table 3 has no such round, however the round is read.
+    from blueprints.live import service
+    from core.rounds import ensure_round
+    from models import Seating
+
+    tournament = make_tournament(director, rounds=3)
+    ensure_round(tournament, 2)
+    table = db.session.query(Table).filter_by(tournament_id=tournament.id, number=3).one()
+    db.session.query(Seating).filter_by(round_id=round_row(tournament, 2).id,
+                                        table_id=table.id).delete()
+    db.session.commit()
+    assert own_reads(app, table, tournament, 2)[0] is None
+    assert shown_reads(app, tournament, 3, table.token, 2)[0] is None
+    assert shown_reads(app, tournament, 3, table.token, 1)[0] is not None
+    answer = client.get(f"/t/{tournament.code}/3?k={table.token}&r=2")
+    assert answer.status_code == 404
+    assert client.get(f"/t/{tournament.code}/3/game?k={table.token}&r=2").status_code == 404
+    with db.engine.connect() as connection:
+        assert service.fast_unchanged(connection.connection, connection.dialect,
+                                      tournament.code, 3, table.token, 2,
+                                      {"clock": "none", "panel": "none", "call": "none"},
+                                      []) is False
+
+
+def test_a_write_in_the_same_request_forgets_what_was_read(app, director):
+    # Nothing writes on a GET today; if something ever does, the readers read again.
+    from sqlalchemy import update
+
+    from models import Scoresheet
+
+    tournament = make_tournament(director)
+    table = db.session.query(Table).filter_by(tournament_id=tournament.id, number=2).one()
+    with app.test_request_context("/"):
+        shown = shown_table_from_link(tournament.code, 2, table.token)
+        before = sheets.poll_state(shown)
+        started(tournament, 1, minutes_ago=5)       # a flush, then a commit
+        assert sheets.poll_state(shown).token != before.token
+        shown_table_from_link(tournament.code, 2, table.token)
+        db.session.execute(update(Scoresheet).where(Scoresheet.id == -1).values(version=1))
+        assert ("round", table.id, None) not in rows.request_reads()
