@@ -27,3 +27,11 @@ errorlog = "-"
 control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
 if not control_socket_disable:
     control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+
+
+def post_worker_init(worker):
+    # Every template compiled as the worker starts (about half a second), not by the
+    # first requests for each page on each worker (app.MahjTable.compile_templates).
+    compile_templates = getattr(worker.wsgi, "compile_templates", None)
+    if compile_templates is not None:
+        compile_templates()

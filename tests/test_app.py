@@ -227,3 +227,24 @@ def test_passwords_are_hashed_with_scrypt_outside_the_test_suite(tmp_path):
         user.set_password("a long enough password")
         assert user.password_hash.startswith("scrypt:")
         assert user.check_password("a long enough password")
+
+
+def test_each_gunicorn_worker_compiles_every_template_as_it_starts(app):
+    import runpy
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from flask import Flask
+
+    root = Path(__file__).resolve().parent.parent
+    on_disk = {str(path.relative_to(root / "templates"))
+               for path in (root / "templates").rglob("*.html")}
+    hook = runpy.run_path(str(root / "gunicorn.conf.py"))["post_worker_init"]
+
+    def compiled() -> set[str]:
+        return {name for _, name in app.jinja_env.cache}  # keys: (loader, name)
+
+    assert not on_disk <= compiled()
+    hook(SimpleNamespace(wsgi=app))
+    assert on_disk <= compiled()  # every one compiled (a syntax error would have raised)
+    hook(SimpleNamespace(wsgi=Flask("bare")))  # another app (the benchmark's floor): nothing
