@@ -139,7 +139,8 @@ class MahjTable(Flask):
     30 KB with htmx. Minified once per file version, kept in this process (a cache of
     files, not of state). Vendored files and the bundles (static/bundle, minified when
     built by assets.py) are served as they are; a bundle from memory too, so that it is
-    gzipped whole rather than streamed."""
+    gzipped whole rather than streamed. Its templates can be compiled up front, as each
+    gunicorn worker starts."""
 
     _minified: dict[tuple[str, float], bytes] = {}
 
