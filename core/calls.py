@@ -54,28 +54,25 @@ def _shown(call, now: datetime) -> bool:
     return call.cancelled_at is not None and now - call.cancelled_at <= RECENT
 
 
+# The latest call first: how every read of "the table's latest call" orders them.
+_LATEST_FIRST = (DirectorCall.called_at.desc(), DirectorCall.id.desc())
+# The latest call's columns table_call chooses by, as remember_latest_call takes them.
+LATEST_CALL_COLUMNS = ("id", "state", "resolved_at", "cancelled_at")
 # Built once per process: building a statement and its cache key costs more than running
 # it (every table page and changed poll reads it).
 _LATEST_CALL = (select(DirectorCall).where(DirectorCall.table_id == bindparam("table_id"))
-                .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1))
+                .order_by(*_LATEST_FIRST).limit(1))
 _LATEST_CALL_STATE = (
-    select(DirectorCall.id, DirectorCall.state, DirectorCall.resolved_at,
-           DirectorCall.cancelled_at)
-    .where(DirectorCall.table_id == bindparam("table_id"))
-    .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1))
-
-
+    select(*(getattr(DirectorCall, name) for name in LATEST_CALL_COLUMNS))
+    .where(DirectorCall.table_id == bindparam("table_id")).order_by(*_LATEST_FIRST).limit(1))
 _UNREAD = object()
-# The latest call's columns table_call chooses by, as remember_latest_call takes them.
-LATEST_CALL_COLUMNS = ("id", "state", "resolved_at", "cancelled_at")
 
 
 def latest_call_id():
     """The id of the table's latest call as a scalar subquery correlated to Table, for a
     statement that reads the table itself."""
     return (select(DirectorCall.id).where(DirectorCall.table_id == Table.id)
-            .order_by(DirectorCall.called_at.desc(), DirectorCall.id.desc()).limit(1)
-            .correlate(Table).scalar_subquery())
+            .order_by(*_LATEST_FIRST).limit(1).correlate(Table).scalar_subquery())
 
 
 def remember_latest_call(table_id: int, call) -> None:

@@ -12,11 +12,10 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
-from flask import has_request_context, request
 from sqlalchemy import and_, bindparam, case, func, select
 
 from core.codes import plain_code
-from core.rows import read_rows
+from core.rows import read_rows, request_reads
 from core.words import SheetState, clock_text
 from models import Announcement, Round, Scoresheet, Tiebreak, Tournament, db, utcnow
 from tournament.clock import ENDED, NOT_STARTED, PAUSED, RUNNING, TIME_UP, RoundClock
@@ -138,19 +137,11 @@ def current_round_id():
             .order_by(*CURRENT_ORDER).limit(1).correlate(Tournament).scalar_subquery())
 
 
-def _cache() -> dict:
-    """Views already read in this request (none outside a request). Kept on the request,
-    not on flask.g: an app context can outlive a request (tests, CLI)."""
-    if not has_request_context():
-        return {}
-    return request.__dict__.setdefault("_clock_views", {})
-
-
 def remember(tournament_id: int, rnd, now: datetime) -> None:
     """The clock of `tournament_id` as read by a query of the caller's (its current round's
     CLOCK_COLUMNS, ordered by CURRENT_ORDER): clock_view then answers from it, for the
     rest of this request, without a query."""
-    _cache()[tournament_id] = _view(tournament_id, rnd, now)
+    request_reads()[("clock", tournament_id)] = _view(tournament_id, rnd, now)
 
 
 def clock_view(tournament) -> ClockView | None:
@@ -160,11 +151,11 @@ def clock_view(tournament) -> ClockView | None:
     if tournament is None:
         return None
     tournament_id = tournament if isinstance(tournament, int) else tournament.id
-    cache = _cache()
-    if tournament_id not in cache:
+    cache, key = request_reads(), ("clock", tournament_id)
+    if key not in cache:
         row = read_rows(_CLOCK, {"tournament_id": tournament_id}).first()
-        cache[tournament_id] = _view(tournament_id, row, utcnow())
-    return cache[tournament_id]
+        cache[key] = _view(tournament_id, row, utcnow())
+    return cache[key]
 
 
 @dataclass(frozen=True)
@@ -187,7 +178,7 @@ def clock_by_code(code: str) -> tuple[PublicTournament, ClockView | None] | None
         return None
     tournament = PublicTournament(row.id, row.code, row.name, row.rounds)
     view = _view(row.id, row, utcnow())
-    _cache()[row.id] = view
+    request_reads()[("clock", row.id)] = view
     return tournament, view
 
 

@@ -108,9 +108,8 @@ def _versions_statement(numbered: bool):
                                 aliased(DirectorCall))
 
     def clock_columns(rnd, prefix):
-        return [getattr(rnd, name).label(prefix + name) for name in (
-            "number", "duration_seconds", "started_at", "paused_at", "paused_seconds",
-            "ended_at", "pause_reason", "clock_version")]
+        return [getattr(rnd, column.key).label(prefix + column.key)
+                for column in clock_service.CLOCK_COLUMNS]
 
     return (
         select(Table.token, Tournament.id.label("tournament_id"),

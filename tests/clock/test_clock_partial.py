@@ -5,7 +5,6 @@ warnings in words as well as colour; one query for the clock."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 import pytest
 from sqlalchemy import event
@@ -191,33 +190,3 @@ def test_the_words_under_the_clock_agree_with_its_digits_at_every_second():
             assert left <= int(found.group(1)) * 60, (clock_text(left), words)
         else:
             assert words == "Running" and left > 600, (clock_text(left), words)
-
-
-def test_a_table_link_reads_the_clock_with_the_table(app, tournament):
-    """The pages a table's QR link opens read the tournament's clock in the table's own
-    query: clock_view then answers from it, as it would have read it."""
-    from core.clock import clock_view
-    from core.table_pages import shown_table_from_link
-    from models import Table
-
-    started(tournament, 1, minutes_ago=5)
-    table = db.session.query(Table).filter_by(tournament_id=tournament.id, number=3).one()
-    with app.test_request_context("/"):
-        expected = clock_view(tournament)
-    statements = []
-
-    def count(conn, cursor, statement, *args):
-        statements.append(statement)
-
-    event.listen(db.engine, "before_cursor_execute", count)
-    try:
-        with app.test_request_context("/"):
-            shown = shown_table_from_link(tournament.code, 3, table.token)
-            got = clock_view(shown.tournament)
-        assert len(statements) == 1
-        # the same clock, read a moment later: a second may have ticked in between
-        assert replace(got, remaining=0) == replace(expected, remaining=0)
-        assert 0 <= expected.remaining - got.remaining <= 1
-    finally:
-        event.remove(db.engine, "before_cursor_execute", count)
-    assert (expected.round_no, expected.state) == (1, "running")

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from sqlalchemy import event
 
 from blueprints.calls import queue, table_calls
 from core import calls, clock, rows, sheets
@@ -16,6 +15,7 @@ from core.table_pages import shown_table_from_link
 from models import Table, db
 from tests.clock.conftest import ended, started
 from tests.conftest import make_tournament
+from tests.table.conftest import count_queries
 
 
 def own_reads(app, table, tournament, number):
@@ -28,24 +28,15 @@ def own_reads(app, table, tournament, number):
 
 
 def shown_reads(app, tournament, table_no, token, number):
-    statements = []
-
-    def count(conn, cursor, statement, *args):
-        statements.append(statement)
-
-    event.listen(db.engine, "before_cursor_execute", count)
-    try:
-        with app.test_request_context("/"):
-            table = shown_table_from_link(tournament.code, table_no, token, number)
-            state = sheets.poll_state(table, number)
-            call = calls.table_call(table)
-            got = (state and (state.token, state.round.id, state.sheet_version),
-                   call and (call.id, call.state), clock.clock_view(table.tournament))
-    finally:
-        event.remove(db.engine, "before_cursor_execute", count)
+    with count_queries() as statements, app.test_request_context("/"):
+        table = shown_table_from_link(tournament.code, table_no, token, number)
+        state = sheets.poll_state(table, number)
+        call = calls.table_call(table)
+        got = (state and (state.token, state.round.id, state.sheet_version),
+               call and (call.id, call.state), clock.clock_view(table.tournament))
     # one read; a call the bar shows is loaded as the entity it is (no query when this
     # session holds it already)
-    assert len(statements) == 1 or (got[1] and len(statements) == 2), statements
+    assert len(statements) == 1 or (got[1] and len(statements) == 2), statements.statements
     return got
 
 
