@@ -40,6 +40,23 @@ def step_class(plan: dict[str, str], errors: dict[str, str], step: str) -> Marku
     return _CLASSES[shown if shown in ("later", "skip") else "show", bool(errors.get(step))]
 
 
+# The steps drawn as a fieldset, opened by `step_open` (table/_entry.html).
+FIELDSET_STEPS = ("outcome", "winner", "value", "win_by", "thrower", "exposures", "hand",
+                  "misnamer", "in_error", "intact")
+
+
+@lru_cache(maxsize=None)
+def _fieldset_open(step: str, css: Markup, is_next: bool) -> Markup:
+    return Markup('<fieldset%s class="%s" id="step-%s">') % (
+        Markup(" data-next") if is_next else Markup(""), css, step)
+
+
+def step_open(plan: dict[str, str], errors: dict[str, str], step: str) -> Markup:
+    """A fieldset step's opening tag: its class, its id, and data-next on the step to
+    answer next (one output for the template instead of four)."""
+    return _fieldset_open(step, step_class(plan, errors, step), plan.get("next") == step)
+
+
 def error_for(errors: dict[str, str], step: str) -> Markup:
     if not errors.get(step):
         return _NO_ERROR
@@ -144,7 +161,7 @@ def win_by_choices(rules, winner: str | None, seats) -> tuple[tuple[str, str], .
 
 def wizard(form, seats, rules, plan: dict[str, str], errors: dict[str, str],
            outcome_choices, penalty_kinds) -> dict:
-    """The template's step_class, error_for (each by step), buttons (each group by its
+    """The template's step_class, step_open, error_for (each by step), buttons (each group by its
     step or field) and penalties ((legend, buttons) per penalty of the rules)."""
     seat_choices = seat_labels(seats)
     outcome = form.outcome.data
@@ -184,6 +201,8 @@ def wizard(form, seats, rules, plan: dict[str, str], errors: dict[str, str],
                  for kind, label in penalty_kinds]
     return dict(
         step_class=SimpleNamespace(**{step: step_class(plan, errors, step) for step in STEPS}),
+        step_open=SimpleNamespace(**{step: step_open(plan, errors, step)
+                                     for step in FIELDSET_STEPS}),
         error_for=(SimpleNamespace(**{step: error_for(errors, step) for step in STEPS})
                    if errors else _NO_ERRORS),
         buttons=buttons, penalties=penalties)

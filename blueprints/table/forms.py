@@ -23,7 +23,7 @@ from wtforms import (
 )
 from wtforms.fields import Label
 from wtforms.validators import Optional
-from wtforms.widgets import HiddenInput, html_params
+from wtforms.widgets import HiddenInput
 
 from core.numbers import small_int
 from core.words import MAX_ROW_NUMBER, SEATS
@@ -225,8 +225,9 @@ class GameDefaults(GameAnswers):
                                              list(data) if isinstance(data, list) else data))
         if current_app.config.get("WTF_CSRF_ENABLED", True):
             name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-            hidden = html_params(id=name, name=name, type="hidden", value=generate_csrf())
-            setattr(self, name, Markup(f"<input {hidden}>"))
+            # what WTForms' HiddenInput writes (its attributes sorted), made directly
+            setattr(self, name, Markup('<input id="%s" name="%s" type="hidden" value="%s">')
+                    % (name, name, generate_csrf()))
 
     @classmethod
     def _read_defaults(cls) -> list[tuple[str, str, Label, Any]]:

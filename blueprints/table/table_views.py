@@ -93,14 +93,18 @@ def entry_context(table, view, form, *, refused=None, conflict=None, director=Fa
     and where the page saves, previews and goes back to."""
     rules = view.rules
     state = EntryState.of(form, rules, view.adjustments_for(form.game_no.data), refused)
+    to = table_links(table, view.round.number)
     return dict(
         tournament=table.tournament, table=table, view=view, form=form, **state.context(),
         **entry_html.wizard(form, view.seats, rules, state.plan, state.errors,
                             outcome_choices(rules), penalty_kinds(rules)),
         conflict=conflict, conflict_game=conflict_game, director=director,
-        save_url=save_url or link("table.save_game", table, view.round.number),
-        preview_url=preview_url or link("table.preview_game", table, view.round.number),
-        back_url=link("table.page", table, view.round.number),
+        save_url=save_url or to("table.save_game"),
+        preview_url=preview_url or to("table.preview_game"),
+        back_url=to("table.page"),
+        # the page's one poll (blueprints/live): the clock and the call bar; a director
+        # amending the sheet has neither
+        live_url=None if director else to("live.table"),
     )
 
 
