@@ -11,7 +11,7 @@ arguments, so it is kept (lru_cache), keyed by the answer it shows ticked."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from types import SimpleNamespace
 
 from markupsafe import Markup, escape
@@ -45,7 +45,7 @@ FIELDSET_STEPS = ("outcome", "winner", "value", "win_by", "thrower", "exposures"
                   "misnamer", "in_error", "intact")
 
 
-@lru_cache(maxsize=None)
+@cache  # at most 10 steps x 6 classes x next or not
 def _fieldset_open(step: str, css: Markup, is_next: bool) -> Markup:
     return Markup('<fieldset%s class="%s" id="step-%s">') % (
         Markup(" data-next") if is_next else Markup(""), css, step)
