@@ -13,6 +13,7 @@ from blueprints.table.entry_html import (
     seat_labels,
     seat_radios,
     step_class,
+    step_open,
     wizard,
 )
 from tournament.rules import PRESETS
@@ -59,6 +60,14 @@ def test_step_class_and_error():
     assert str(step_class(plan, errors, "outcome")) == "step"
     assert str(error_for(errors, "value")) == '<p class="error" id="err-value">Say &lt;how&gt;</p>'
     assert str(error_for(errors, "outcome")) == ""
+
+
+def test_a_fieldset_step_opens_with_its_class_and_only_the_next_step_marked():
+    plan, errors = {"outcome": "show", "winner": "later", "next": "outcome"}, {"winner": "x"}
+    assert str(step_open(plan, errors, "outcome")) == (
+        '<fieldset data-next class="step" id="step-outcome">')
+    assert str(step_open(plan, errors, "winner")) == (
+        '<fieldset class="step step-later has-error" id="step-winner">')
 
 
 def _field(name, data=None, label=""):
