@@ -7,7 +7,7 @@ import ipaddress
 import secrets
 import unicodedata
 from datetime import datetime
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
 from flask import (
@@ -111,6 +111,55 @@ def fixed_url(endpoint: str, **values) -> str:
     if url is None:
         url = urls[key] = url_for(endpoint, **values)
     return url
+
+
+# A table's links differ only in the code, the number and the query: each endpoint's path
+# is built by url_for once per process (and script root) around two stand-ins, then
+# filled in as werkzeug would (its converters' and query's quoting). A page makes several
+# of these links, and url_for costs more than the rest of building one.
+_CODE, _NUMBER = "\x01", 987654321
+_PATH_SAFE = "!$&'()*+,/:;=@"
+_QUERY_SAFE = "!$'()*,/:;?@"
+_paths: dict[tuple[str, str], tuple[str, str, str]] = {}
+
+
+def _path_parts(endpoint: str) -> tuple[str, str, str]:
+    key = (endpoint, request.script_root)
+    parts = _paths.get(key)
+    if parts is None:
+        path = url_for(endpoint, code=_CODE, number=_NUMBER)
+        head, rest = path.split(quote(_CODE, safe=_PATH_SAFE), 1)
+        middle, tail = rest.split(str(_NUMBER), 1)
+        parts = _paths[key] = (head, middle, tail)
+    return parts
+
+
+def table_links(table, round_no: int | None = None):
+    """link() for one table and round, for a page that makes several of its links: the
+    code's quoting and the query's k= and r= are done once, not once a link."""
+    code = quote(table.tournament.code, safe=_PATH_SAFE)
+    number = table.number
+    shared = urlencode([(name, str(value)) for name, value in
+                        (("k", table.token), ("r", round_no)) if value is not None],
+                       safe=_QUERY_SAFE)
+
+    def to(endpoint: str, **values) -> str:
+        head, middle, tail = _path_parts(endpoint)
+        path = f"{head}{code}{middle}{number}{tail}"
+        query = shared
+        if values:
+            more = urlencode([(name, str(value)) for name, value in values.items()
+                              if value is not None], safe=_QUERY_SAFE)
+            query = f"{query}&{more}" if query and more else query or more
+        return f"{path}?{query}" if query else path
+
+    return to
+
+
+def link(endpoint: str, table, round_no: int | None = None, **values) -> str:
+    """url_for(endpoint, code=, number=, k=, r=, **values) for this table, as url_for
+    gives it."""
+    return table_links(table, round_no)(endpoint, **values)
 
 
 def template_helpers() -> dict:

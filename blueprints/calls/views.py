@@ -3,6 +3,8 @@ the staff's queue, a call's page with its ruling, and the history."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import (
     Blueprint,
     abort,
@@ -16,9 +18,10 @@ from flask import (
     url_for,
 )
 from flask_login import current_user
+from markupsafe import Markup, escape
 from wtforms.fields import SelectChoice
 
-from blueprints.common import new_request_key, render_page_or_partial, wants_partial
+from blueprints.common import new_request_key, render_page_or_partial, table_links, wants_partial
 from core.access import ANY_STAFF, MANAGE, staff_required
 from core.calls import DISMISSED_COOKIE, RECENT, dismissed_ids, table_call, table_version
 from core.errors import Conflict, Refused, TooMany, attach
@@ -90,6 +93,16 @@ def shown_call(table, dismissed: int | None = None):
 UNREAD = object()
 
 
+@lru_cache(maxsize=16)  # keyed by the answer ticked: almost always none
+def reason_chips(chosen: str | None) -> Markup:
+    """The call form's reasons, a radio each, `chosen` ticked. Made here, not in a
+    template loop: every table page shows them, and the loop cost a third of the bar."""
+    return Markup("".join(
+        f'\n            <label class="chip"><input type="radio" name="reason" '
+        f'value="{escape(key)}"{" checked" if key == chosen else ""}> {escape(label)}'
+        '</label>\n          ' for key, label in CALL_REASONS.items()))
+
+
 def table_call_context(table, form: CallForm | None = None, error: str | None = None,
                        dismissed: int | None = None, call=UNREAD) -> dict:
     """Everything the table's call bar shows, read from the database (`call`: the call
@@ -107,11 +120,10 @@ def table_call_context(table, form: CallForm | None = None, error: str | None = 
         "form": form,
         "error": error,
         "request_key": new_request_key(),
-        "reasons": CALL_REASONS,
+        "reason_chips": reason_chips(form.reason.data if form else None),
+        # url_for(endpoint, code=, number=, k=) for the bar's form
+        "link": table_links(table),
         "note_max": table_calls.NOTE_MAX,
-        "token": table.token,
-        "code": table.tournament.code,
-        "number": table.number,
     }
 
 

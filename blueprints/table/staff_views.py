@@ -8,6 +8,7 @@ import functools
 from flask import abort, g, render_template, request, url_for
 from flask_login import current_user
 
+from blueprints.common import link
 from core.access import ANY_STAFF, MANAGE, staff_required
 from core.errors import Conflict
 from core.rounds import round_row
@@ -16,7 +17,7 @@ from core.words import SEAT_NAMES, staff_actor
 
 from . import sheet_writes, signoffs
 from .forms import EndRoundForm, GameDefaults, GameForm, VerifyForm
-from .pages import CONFLICT, answer, bp, link, sent, stamp, versioned
+from .pages import CONFLICT, answer, bp, sent, stamp, versioned
 from .sheet_view import seats_of, sheet_view, table_by_number
 from .table_views import entry_context, render_entry
 

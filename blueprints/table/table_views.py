@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import abort, flash, g, make_response, redirect, render_template, request
 
-from blueprints.common import render_page_or_partial, wants_partial
+from blueprints.common import link, render_page_or_partial, table_links, wants_partial
 from core import sheets
 from core.errors import Conflict
 from core.lookup import rules_of
@@ -27,12 +27,10 @@ from .pages import (
     CONFLICT,
     answer,
     bp,
-    link,
     page_context,
     query_int,
     sent,
     stamp,
-    table_links,
     table_round,
     versioned,
 )

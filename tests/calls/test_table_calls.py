@@ -80,6 +80,19 @@ def test_note_over_280_characters_is_refused_at_the_field(client, table, table_u
     assert calls_of(table) == []
 
 
+def test_a_refused_call_keeps_its_reason_ticked_and_only_that_one(client, table, table_url):
+    response = client.post(table_url(), data={"reason": "scoring", "note": "x" * 281},
+                           headers=HX)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert 'name="reason" value="scoring" checked>' in html
+    assert html.count(" checked>") == 1
+    # the next bar shown without a choice ticks nothing
+    bar = client.get(table_url()).get_data(as_text=True)
+    assert 'class="call-form"' in bar and 'value="scoring">' in bar
+    assert " checked>" not in bar
+
+
 def test_note_over_280_without_javascript_gets_the_page(client, table, table_url):
     response = client.post(table_url(), data={"note": "x" * 1000})
     assert response.status_code == 422

@@ -8,13 +8,15 @@ from types import SimpleNamespace
 from flask import url_for
 from werkzeug.datastructures import MultiDict
 
-from blueprints.table.pages import hidden_inputs, link
+from blueprints.common import link
+from blueprints.table.pages import hidden_inputs
 from tournament.rules import PRESETS
 
 
 def test_table_links_match_url_for(app):
     endpoints = ("table.page", "table.entry", "table.review", "table.time_called",
-                 "table.save_game", "table.preview_game", "table.submit", "live.table")
+                 "table.save_game", "table.preview_game", "table.submit", "live.table",
+                 "calls.table_state", "calls.place", "calls.cancel", "calls.dismiss")
     for root in ("", "/mahj"):
         for code, token in (("ABC123", "uqQ9O0YvBlvrhU4Q_KgyjQ"), ("A B/é?&", "x y&z=1"),
                             ("XYZ", None)):
@@ -26,7 +28,8 @@ def test_table_links_match_url_for(app):
                                              (None, {"g": "a b"})):
                         expected = url_for(endpoint, code=code, number=12, k=token,
                                            r=round_no, **values)
-                        assert expected.startswith((f"{root}/t/", f"{root}/live/t/"))
+                        assert expected.startswith(
+                            (f"{root}/t/", f"{root}/live/t/", f"{root}/calls/t/"))
                         assert link(endpoint, table, round_no, **values) == expected
 
 
