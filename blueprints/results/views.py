@@ -41,7 +41,7 @@ bp = Blueprint("results", __name__, url_prefix="/results", cli_group=None)
 @bp.app_context_processor
 def _results_helpers():
     return {"leaders_for": standings.leaders, "player_history": history.player_history,
-            "counted_first": standings.counted_first, "round_cells": standings.round_cells}
+            "standings_rows": standings.standings_rows}
 
 
 def _by_code(code: str) -> Tournament:
