@@ -121,7 +121,7 @@ def table_call_context(table, form: CallForm | None = None, error: str | None = 
         "error": error,
         "request_key": new_request_key(),
         "reason_chips": reason_chips(form.reason.data if form else None),
-        # url_for(endpoint, code=, number=, k=) for the bar's form
+        # the bar's links share one quoting of the code and the token
         "link": table_links(table),
         "note_max": table_calls.NOTE_MAX,
     }

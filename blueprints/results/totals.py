@@ -36,11 +36,6 @@ class PlayerInfo:
     substitute: bool
     withdrawn_from_round: int | None
 
-    # The standings key their tallies by player: hashed by id (equal players have equal
-    # ids), not by all five fields, which cost a third of board() for 4,000 players.
-    def __hash__(self) -> int:
-        return hash(self.id)
-
 
 @dataclass
 class Results:
