@@ -41,12 +41,14 @@ def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None
     latest = request_reads().get(("call", table.id), _UNREAD)
     if latest is _UNREAD:
         latest = read_rows(_LATEST_CALL_STATE, {"table_id": table.id}).first()
-    if latest is None or not _shown(latest, now or utcnow()):
+    if latest is None or not call_shown(latest, now or utcnow()):
         return None
     return db.session.get(DirectorCall, latest.id)
 
 
-def _shown(call, now: datetime) -> bool:
+def call_shown(call, now: datetime) -> bool:
+    """Whether a table's bar still shows this call (`call`: its state, resolved_at and
+    cancelled_at): while open; a ruling RULING_SHOWN after it, a cancelled call RECENT."""
     if call.state in OPEN_STATES:
         return True
     if call.resolved_at is not None:

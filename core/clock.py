@@ -103,7 +103,7 @@ def _view(tournament_id: int, rnd, now: datetime) -> ClockView | None:
     )
 
 
-CURRENT_ORDER = (
+_CURRENT_ORDER = (
     # The round in play (started, not ended) first; then the next round to start
     # (lowest number); then the latest ended round (between rounds).
     case(
@@ -121,12 +121,12 @@ CLOCK_COLUMNS = (Round.number, Round.duration_seconds, Round.started_at, Round.p
 # Built once per process (building a statement and its cache key costs more than running
 # it); parameters are bound at each execution.
 _CLOCK = (select(*CLOCK_COLUMNS).where(Round.tournament_id == bindparam("tournament_id"))
-          .order_by(*CURRENT_ORDER).limit(1))
+          .order_by(*_CURRENT_ORDER).limit(1))
 _CLOCK_BY_CODE = (
     select(Tournament.id, Tournament.code, Tournament.name, Tournament.rounds, *CLOCK_COLUMNS)
     .outerjoin(Round, Round.tournament_id == Tournament.id)
     .where(Tournament.code == bindparam("code"))
-    .order_by(*CURRENT_ORDER).limit(1)
+    .order_by(*_CURRENT_ORDER).limit(1)
 )
 
 
@@ -134,12 +134,12 @@ def current_round_id():
     """The id of the tournament's current round (the one clock_view reads) as a scalar
     subquery correlated to Tournament, for a statement that reads the tournament itself."""
     return (select(Round.id).where(Round.tournament_id == Tournament.id)
-            .order_by(*CURRENT_ORDER).limit(1).correlate(Tournament).scalar_subquery())
+            .order_by(*_CURRENT_ORDER).limit(1).correlate(Tournament).scalar_subquery())
 
 
 def remember(tournament_id: int, rnd, now: datetime) -> None:
     """The clock of `tournament_id` as read by a query of the caller's (its current round's
-    CLOCK_COLUMNS, ordered by CURRENT_ORDER): clock_view then answers from it, for the
+    CLOCK_COLUMNS, ordered by _CURRENT_ORDER): clock_view then answers from it, for the
     rest of this request, without a query."""
     request_reads()[("clock", tournament_id)] = _view(tournament_id, rnd, now)
 

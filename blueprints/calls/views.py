@@ -93,7 +93,7 @@ def shown_call(table, dismissed: int | None = None):
 UNREAD = object()
 
 
-@lru_cache(maxsize=16)  # keyed by the answer ticked: almost always none
+@lru_cache(maxsize=len(CALL_REASONS) + 1)  # keyed by the reason ticked, or none
 def reason_chips(chosen: str | None) -> Markup:
     """The call form's reasons, a radio each, `chosen` ticked. Made here, not in a
     template loop: every table page shows them, and the loop cost a third of the bar."""
@@ -120,7 +120,9 @@ def table_call_context(table, form: CallForm | None = None, error: str | None = 
         "form": form,
         "error": error,
         "request_key": new_request_key(),
-        "reason_chips": reason_chips(form.reason.data if form else None),
+        # a posted reason that is none of ours ticks nothing (and is not a cache key)
+        "reason_chips": reason_chips(form.reason.data if form and form.reason.data
+                                     in CALL_REASONS else None),
         # the bar's links share one quoting of the code and the token
         "link": table_links(table),
         "note_max": table_calls.NOTE_MAX,

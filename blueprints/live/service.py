@@ -30,7 +30,7 @@ CLOCK, PANEL, CALL = "clock", "panel", "call"
 @dataclass
 class TablePoll:
     table: object
-    tournament: object                     # clock_service.PublicTournament
+    tournament: object                     # the table's (core.table_pages.ShownTournament)
     state: object | None                   # core.sheets.PollState; None: not seated
     call: object | None                    # the call this phone's bar shows
     versions: dict[str, str]
@@ -49,10 +49,8 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
     read brings its tournament's clock, its round and its call with it
     (core.table_pages)."""
     table = shown_table_from_link(code, number, token, round_no)
-    shown_tournament = table.tournament
-    tournament = clock_service.PublicTournament(shown_tournament.id, shown_tournament.code,
-                                                shown_tournament.name, shown_tournament.rounds)
-    clock = clock_service.clock_view(shown_tournament)
+    tournament = table.tournament
+    clock = clock_service.clock_view(tournament)
     state = sheets.poll_state(table, round_no)
     call = table_calls.table_call(table)
     if call is not None and call.state not in OPEN_STATES \
@@ -219,15 +217,10 @@ def fast_unchanged(dbapi_connection, dialect, code: str, number: int, token: str
              f"-{round_clock(mine).state(now)}")
     if shown.get(PANEL) and shown.get(PANEL) != panel:
         return False
-    shows_call = False
-    if row.call_id is not None:
-        # As core.calls.table_call: a ruling stays RULING_SHOWN, a cancelled call RECENT.
-        if row.call_resolved_at is not None:
-            shown_for = now - row.call_resolved_at <= table_calls.RULING_SHOWN
-        else:
-            shown_for = (row.call_cancelled_at is not None
-                         and now - row.call_cancelled_at <= table_calls.RECENT)
-        shows_call = row.call_state in OPEN_STATES or (
-            shown_for and row.call_id not in dismissed)
+    # As table_poll: the table's call, unless ended and dismissed on this phone.
+    shows_call = row.call_id is not None and (
+        row.call_state in OPEN_STATES
+        or (table_calls.call_shown(_Prefixed(row, "call_"), now)
+            and row.call_id not in dismissed))
     version = f"{row.call_id}.{row.call_version}" if shows_call else "none"
     return shown.get(CALL) == version

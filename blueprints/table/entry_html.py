@@ -51,10 +51,10 @@ def _fieldset_open(step: str, css: Markup, is_next: bool) -> Markup:
         Markup(" data-next") if is_next else Markup(""), css, step)
 
 
-def step_open(plan: dict[str, str], errors: dict[str, str], step: str) -> Markup:
-    """A fieldset step's opening tag: its class, its id, and data-next on the step to
-    answer next (one output for the template instead of four)."""
-    return _fieldset_open(step, step_class(plan, errors, step), plan.get("next") == step)
+def step_open(plan: dict[str, str], step: str, css: Markup) -> Markup:
+    """A fieldset step's opening tag: its class (`css`, step_class's), its id, and
+    data-next on the step to answer next (one output for the template instead of four)."""
+    return _fieldset_open(step, css, plan.get("next") == step)
 
 
 def error_for(errors: dict[str, str], step: str) -> Markup:
@@ -199,9 +199,10 @@ def wizard(form, seats, rules, plan: dict[str, str], errors: dict[str, str],
     penalties = [(label.lower(), seat_checks("pen_" + kind, seat_choices,
                                              getattr(form, "pen_" + kind).data, extras))
                  for kind, label in penalty_kinds]
+    classes = {step: step_class(plan, errors, step) for step in STEPS}
     return dict(
-        step_class=SimpleNamespace(**{step: step_class(plan, errors, step) for step in STEPS}),
-        step_open=SimpleNamespace(**{step: step_open(plan, errors, step)
+        step_class=SimpleNamespace(**classes),
+        step_open=SimpleNamespace(**{step: step_open(plan, step, classes[step])
                                      for step in FIELDSET_STEPS}),
         error_for=(SimpleNamespace(**{step: error_for(errors, step) for step in STEPS})
                    if errors else _NO_ERRORS),
