@@ -21,7 +21,13 @@ from flask_login import current_user
 from markupsafe import Markup, escape
 from wtforms.fields import SelectChoice
 
-from blueprints.common import new_request_key, render_page_or_partial, table_links, wants_partial
+from blueprints.common import (
+    link,
+    new_request_key,
+    render_page_or_partial,
+    table_links,
+    wants_partial,
+)
 from core.access import ANY_STAFF, MANAGE, staff_required
 from core.calls import DISMISSED_COOKIE, RECENT, dismissed_ids, table_call, table_version
 from core.errors import Conflict, Refused, TooMany, attach
@@ -65,8 +71,7 @@ def sheet_url(tournament_id: int, table_no: int, round_no: int | None) -> str | 
 
 
 def table_page_url(table) -> str:
-    return url_for("table.page", code=table.tournament.code, number=table.number,
-                   k=table.token)
+    return link("table.page", table)
 
 
 # The ended calls this phone has said "OK" to (ids, newest last), so its bar is back to

@@ -14,7 +14,7 @@ from __future__ import annotations
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
-from blueprints.common import wants_partial
+from blueprints.common import link, wants_partial
 from core import clock as clock_service
 from core import live
 from core.access import ANY_STAFF, staff_tournament
@@ -31,8 +31,7 @@ BAR, QUEUE = "bar", "queue"
 
 def table_url(table, round_no: int | None = None) -> str:
     """The poll URL of a table page (round_no: a page pinned to that round, r=)."""
-    return url_for("live.table", code=table.tournament.code, number=table.number,
-                   k=table.token, r=round_no)
+    return link("live.table", table, round_no)
 
 
 @bp.get("/t/<code>/<int:number>")
