@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 from types import SimpleNamespace
+from typing import NamedTuple
 
 from flask import g, request
 from sqlalchemy import Text, bindparam, cast, select
@@ -37,29 +38,50 @@ _ROUND_NAMES = tuple(column.name for column in Round.__table__.c)
 _IMPORTED_SEATING = select(Tournament.imported_seating).where(Tournament.id == bindparam("id"))
 
 
-def _shown_statement(numbered: bool):
-    clock_round, table_round = aliased(Round), aliased(Round)
-    sheet, call = aliased(Scoresheet), aliased(DirectorCall)
-    clock_round_id = clock.current_round_id()
+class LinkedRows(NamedTuple):
+    """The rows a table's link reaches, as link_statement joins them (the table and its
+    tournament are the mapped classes themselves)."""
+
+    clock_round: type        # the tournament's current round (its clock)
+    table_round: type        # the table's round: r=, else its current one
+    sheet: type              # that round's sheet at this table (or none)
+    call: type               # the table's latest call (or none)
+
+
+def link_statement(numbered: bool, columns):
+    """The one read behind a table's link: the table named by the bound `code` and
+    `number`, joined to its tournament and to the rows of LinkedRows (each outer-joined:
+    any of them may not exist), chosen as the services choose them (core.clock,
+    core.sheets, core.calls). `columns(rows)` says what to select of them; `numbered`:
+    the table's round is the bound `round_no`, not its current one. The pages read
+    everything they show through it (shown_table_from_link); the unchanged poll reads
+    only the versions (blueprints.live.service)."""
+    rows = LinkedRows(aliased(Round), aliased(Round), aliased(Scoresheet),
+                      aliased(DirectorCall))
     return (
-        select(*Table.__table__.c,
-               *(cast(Tournament.rules, Text) if name == "rules_text"
-                 else Tournament.__table__.c[name] for name in _TOURNAMENT_NAMES),
-               *(getattr(clock_round, name) for name in _CLOCK_NAMES),
-               *(getattr(table_round, name) for name in _ROUND_NAMES),
-               sheet.version,
-               *(getattr(call, name) for name in calls.LATEST_CALL_COLUMNS))
+        select(*columns(rows))
         .join(Tournament, Tournament.id == Table.tournament_id)
-        .outerjoin(clock_round, clock_round.id == clock_round_id)
-        .outerjoin(table_round, table_round.id == sheets.table_round_id(numbered))
-        .outerjoin(sheet, (sheet.round_id == table_round.id) & (sheet.table_id == Table.id))
-        .outerjoin(call, call.id == calls.latest_call_id())
+        .outerjoin(rows.clock_round, rows.clock_round.id == clock.current_round_id())
+        .outerjoin(rows.table_round, rows.table_round.id == sheets.table_round_id(numbered))
+        .outerjoin(rows.sheet, (rows.sheet.round_id == rows.table_round.id)
+                   & (rows.sheet.table_id == Table.id))
+        .outerjoin(rows.call, rows.call.id == calls.latest_call_id())
         .where(Tournament.code == bindparam("code"), Table.number == bindparam("number"))
     )
 
 
+def _shown_columns(rows: LinkedRows):
+    return (*Table.__table__.c,
+            *(cast(Tournament.rules, Text) if name == "rules_text"
+              else Tournament.__table__.c[name] for name in _TOURNAMENT_NAMES),
+            *(getattr(rows.clock_round, name) for name in _CLOCK_NAMES),
+            *(getattr(rows.table_round, name) for name in _ROUND_NAMES),
+            rows.sheet.version,
+            *(getattr(rows.call, name) for name in calls.LATEST_CALL_COLUMNS))
+
+
 # Built once per process (building a statement costs more than running it).
-_SHOWN = {numbered: _shown_statement(numbered) for numbered in (False, True)}
+_SHOWN = {numbered: link_statement(numbered, _shown_columns) for numbered in (False, True)}
 
 
 def _parts(row, *names_in_order):

@@ -19,7 +19,7 @@ from core import clock as clock_service
 from core import sheets
 from core.clock import _view, round_clock
 from core.codes import plain_code
-from core.table_pages import shown_table_from_link
+from core.table_pages import link_statement, shown_table_from_link
 from core.words import OPEN_STATES
 from models import utcnow
 
@@ -79,10 +79,9 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
 # ---- the same comparison in one statement, for the unchanged answer -----------------------
 #
 # table_poll above reads through the services (core.table_pages' one read, then its
-# rows turned into the page's parts). The 204 path asks the same questions in ONE
-# statement of its own, built once from the same choices of round and call (their
-# expressions are the services'); tests/live compares both answers over every state a
-# table goes through.
+# rows turned into the page's parts). The 204 path asks the same questions of the same
+# read (core.table_pages.link_statement) selecting only the versions; tests/live
+# compares both answers over every state a table goes through.
 # It is compiled once per database dialect and run on the driver's own cursor:
 # SQLAlchemy's execution (the statement's cache key, the result's metadata, on PostgreSQL
 # a description of every column) cost three times the query's own round trip.
@@ -90,39 +89,23 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
 _COMPILED: dict[tuple[str, str, bool], _Compiled] = {}
 
 
-def _versions_statement(numbered: bool):
-    from sqlalchemy import and_, bindparam, select
-    from sqlalchemy.orm import aliased
-
-    from models import DirectorCall, Round, Scoresheet, Table, Tournament
-
-    # The tournament's current round (the clock every page shows), the table's round and
-    # its latest call, chosen as the services choose them.
-    clock_round_id = clock_service.current_round_id()
-    table_round_id = sheets.table_round_id(numbered)
-    call_id = table_calls.latest_call_id()
-
-    clock, mine, sheet, call = (aliased(Round), aliased(Round), aliased(Scoresheet),
-                                aliased(DirectorCall))
+def _versions_columns(rows):
+    """What the unchanged poll compares, of core.table_pages.link_statement's rows: the
+    table's token, the clock of the tournament's round and of the table's, the sheet's
+    version and the latest call's."""
+    from models import Table, Tournament
 
     def clock_columns(rnd, prefix):
         return [getattr(rnd, column.key).label(prefix + column.key)
                 for column in clock_service.CLOCK_COLUMNS]
 
-    return (
-        select(Table.token, Tournament.id.label("tournament_id"),
-               *clock_columns(clock, "c_"), *clock_columns(mine, "t_"),
-               sheet.version.label("sheet_version"), call.id.label("call_id"),
-               call.version.label("call_version"), call.state.label("call_state"),
-               call.resolved_at.label("call_resolved_at"),
-               call.cancelled_at.label("call_cancelled_at"))
-        .join(Tournament, Tournament.id == Table.tournament_id)
-        .outerjoin(clock, clock.id == clock_round_id)
-        .outerjoin(mine, mine.id == table_round_id)
-        .outerjoin(sheet, and_(sheet.round_id == mine.id, sheet.table_id == Table.id))
-        .outerjoin(call, call.id == call_id)
-        .where(Tournament.code == bindparam("code"), Table.number == bindparam("number"))
-    )
+    call = rows.call
+    return (Table.token, Tournament.id.label("tournament_id"),
+            *clock_columns(rows.clock_round, "c_"), *clock_columns(rows.table_round, "t_"),
+            rows.sheet.version.label("sheet_version"), call.id.label("call_id"),
+            call.version.label("call_version"), call.state.label("call_state"),
+            call.resolved_at.label("call_resolved_at"),
+            call.cancelled_at.label("call_cancelled_at"))
 
 
 @dataclass(frozen=True)
@@ -136,7 +119,7 @@ class _Compiled:
 
 
 def _compile(dialect, numbered: bool) -> _Compiled:
-    statement = _versions_statement(numbered)
+    statement = link_statement(numbered, _versions_columns)
     compiled = statement.compile(dialect=dialect)
     if "POSTCOMPILE" in compiled.string:  # an expanding parameter: not compiled ahead
         raise RuntimeError("the poll's statement must compile to fixed SQL")
