@@ -138,23 +138,19 @@ class ShownTournament(SimpleNamespace):
         raise AttributeError(name)
 
 
-def asked_round() -> int | None:
-    """The round a table page's URL asks for (r=), if any (rounds count from 1: r=0 asks
-    for none, as the pages read it)."""
-    return small_int(request.args.get("r"), MAX_ROW_NUMBER) or None
-
-
 def table_link(view):
     """The one loader of a page a table's QR link opens (`code`, `number` in the URL, the
     token in ?k=): the table and its tournament on flask.g, or BadLink for the blueprint's
-    own answer to a wrong link. A GET only shows them (shown_table_from_link, with the
-    round r= asks for); a write gets the entities."""
+    own answer to a wrong link; the round the URL asks for (r=, read once here) on
+    g.asked_round, None for none (rounds count from 1: r=0 asks for none). A GET only
+    shows them (shown_table_from_link, with that round); a write gets the entities."""
 
     @functools.wraps(view)
     def wrapper(*args, **kwargs):
+        g.asked_round = small_int(request.args.get("r"), MAX_ROW_NUMBER) or None
         if request.method == "GET":
             g.table = shown_table_from_link(kwargs["code"], kwargs["number"],
-                                            request.args.get("k"), asked_round())
+                                            request.args.get("k"), g.asked_round)
         else:
             g.table = table_from_link(kwargs["code"], kwargs["number"], request.args.get("k"))
         g.tournament = g.table.tournament

@@ -15,7 +15,7 @@ def panel(table, state, live_url: str) -> Part:
     """The panel of `table` for the round and versions of `state` (core.sheets.PollState)."""
 
     def render() -> str:
-        view = sheet_view(table, state.round, next_round=True)
+        view = sheet_view(table, state.round, panel=True)
         context = page_context(table, view, state.clock_state)
         return render_template("table/_panel.html", poll_token=state.token,
                                live_url=live_url, oob=True, **context)

@@ -77,7 +77,7 @@ def table_round(view):
     @table_link
     @functools.wraps(view)
     def wrapper(*args, **kwargs):
-        asked = query_int("r") or small_int(request.form.get("round_no"), MAX_ROW_NUMBER)
+        asked = g.asked_round or small_int(request.form.get("round_no"), MAX_ROW_NUMBER)
         g.round = _round(g.table, asked)
         if g.round is None:
             abort(404)
@@ -136,14 +136,16 @@ def versioned(form_class, view, **data):
     return form
 
 
-def page_context(table, view, clock_state: str | None = None, *, panel: bool = True) -> dict:
-    """What the table's page (and its live panel) shows around the sheet; `panel=False`
-    for the review page, which shows the sheet without the panel (no next tables)."""
+def page_context(table, view, clock_state: str | None = None, to=None) -> dict:
+    """What the table's page (and its live panel) shows around the sheet, for a view made
+    with sheet_view(panel=True); the review page's view shows the sheet without the panel
+    (no next tables). `to`: the table_links of the view's round, if the caller has them."""
+    panel = view.panel
     rnd = view.round
     clock_state = clock_state or sheets.clock_state(rnd)
     # the time-called form is offered up front only once this round's time is up
     time_up = clock_state in ("time_up", "ended")
-    to = table_links(table, rnd.number)
+    to = to or table_links(table, rnd.number)
     entry_url = to("table.entry")
     context = dict(
         tournament=table.tournament, table=table, view=view,

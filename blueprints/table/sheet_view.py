@@ -134,35 +134,25 @@ class SheetGame:
     seat_initials: dict[str, str]
 
 
-def seated_players(round_: Round, table: Table) -> tuple[dict[str, SeatedPlayer],
-                                                        dict[str, str]]:
+def _seated(round_: Round, table: Table, with_next: bool):
     """seats_of as plain rows, for a page: ({seat: (id, number, name)} in E, S, W, N
-    order, {seat: the initials beside the round total})."""
-    rows = read_rows(_SEAT_ROWS, {"round_id": round_.id, "table_id": table.id})
-    found, signed = {}, {}
-    for seat, pid, number, name, initials in rows:
-        found[seat] = SeatedPlayer(pid, number, name)
-        if initials is not None:
-            signed[seat] = initials
-    return {seat: found[seat] for seat in SEATS if seat in found}, signed
-
-
-def _seated_with_next(round_: Round, table: Table):
-    """seated_players, and (the players' tables in the next round's stored seating
-    {player id: table number}, the number of tables) as next_tables reads them (None
-    when no one is seated)."""
-    rows = read_rows(_SEAT_ROWS_NEXT, {
-        "round_id": round_.id, "table_id": table.id,
-        "tournament_id": table.tournament.id, "number": round_.number + 1})
+    order, {seat: the initials beside the round total}, and with `with_next` (the
+    players' tables in the next round's stored seating {player id: table number}, the
+    number of tables) as next_tables reads them; else, or when no one is seated, None)."""
+    params = {"round_id": round_.id, "table_id": table.id}
+    if with_next:
+        params.update(tournament_id=table.tournament.id, number=round_.number + 1)
     found, signed, stored = {}, {}, {}
     tables = None
-    for seat, pid, number, name, initials, next_number, count in rows:
-        tables = count
+    for seat, pid, number, name, initials, *next_seat in read_rows(
+            _SEAT_ROWS_NEXT if with_next else _SEAT_ROWS, params):
         found[seat] = SeatedPlayer(pid, number, name)
         if initials is not None:
             signed[seat] = initials
-        if next_number is not None:
-            stored[pid] = next_number
+        if next_seat:
+            next_number, tables = next_seat
+            if next_number is not None:
+                stored[pid] = next_number
     return ({seat: found[seat] for seat in SEATS if seat in found}, signed,
             None if tables is None else (stored, tables))
 
@@ -294,6 +284,8 @@ class SheetView:
     pending: list[dict[str, Any]] = field(default_factory=list)
     amended_by: str = ""
     verified_by: str = ""
+    # the table's page and its panel (sheet_view's `panel`): they show the next tables
+    panel: bool = False
     # next_tables' reading of the next round, when sheet_view read it with the seats
     next_seating: tuple[dict[int, int], int] | None = None
 
@@ -464,19 +456,17 @@ def game_sentence(record_: dict[str, Any], view: SheetView) -> str:
     return f"{view.person(record_['winner'])} won{how}."
 
 
-def sheet_view(table: Table, round_: Round, *, next_round: bool = False) -> SheetView:
-    """The sheet as the pages show it; `next_round`: with what next_tables reads of the
-    next round, for a page that shows where each player goes next."""
+def sheet_view(table: Table, round_: Round, *, panel: bool = False) -> SheetView:
+    """The sheet as the pages show it; `panel`: as the table's page and its live panel
+    show it, with where each player goes next (the next round's seating is read with the
+    seats)."""
     tournament = table.tournament
     rules = rules_of(tournament)
-    next_seating = None
-    if next_round and round_.number < tournament.rounds:
-        seats, signed, next_seating = _seated_with_next(round_, table)
-    else:
-        seats, signed = seated_players(round_, table)
+    seats, signed, next_seating = _seated(
+        round_, table, with_next=panel and round_.number < tournament.rounds)
     sheet, entries = _sheet_with_games(round_, table)
     view = SheetView(tournament=tournament, table=table, round=round_, rules=rules,
-                     sheet=sheet, seats=seats, next_seating=next_seating)
+                     sheet=sheet, seats=seats, panel=panel, next_seating=next_seating)
     view.totals = dict.fromkeys(SEATS, 0)
     if sheet is None:
         return view

@@ -54,7 +54,7 @@ def page(code, number):
     the table, the clock, the round and the call bar's call in one query
     (core.table_pages); the 204 comes from the one poll (blueprints/live)."""
     table = g.table
-    asked = query_int("r")
+    asked = g.asked_round
     state = sheets.poll_state(table, asked or None)
     if state is None:
         if asked:
@@ -71,7 +71,7 @@ def page(code, number):
             response = make_response("", 200)
             response.headers["HX-Refresh"] = "true"
             return response
-    view = sheet_view(table, rnd, next_round=True)
+    view = sheet_view(table, rnd, panel=True)
     context = page_context(table, view, state.clock_state)
     if not wants_partial():  # the whole page (render_page_or_partial's choice)
         # no round comes before the first
@@ -206,8 +206,8 @@ def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=Non
             stamp(forms[seat], view)
         elif initials_shown:
             initial_forms[seat] = versioned(InitialForm, view, seat=seat)
-    context = page_context(table, view, panel=False)
     to = table_links(table, rnd.number)
+    context = page_context(table, view, to=to)
     context.update(
         errors=errors or {}, conflict=conflict, initial_forms=initial_forms,
         game_initial_forms={(number, seat): versioned(GameInitialForm, view, seat=seat,

@@ -23,7 +23,7 @@ def seating_csv():
 
 def page_next_tables(round_, table):
     """next_tables as the table's page reads it: the next round read with the seats."""
-    view = sheet_view(table, round_, next_round=True)
+    view = sheet_view(table, round_, panel=True)
     assert view.next_seating is not None
     return next_tables(round_, table, view.seats, view.rules, view.next_seating)
 

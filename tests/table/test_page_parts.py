@@ -63,7 +63,7 @@ def test_next_tables_read_with_the_seats_match_next_tables_own_reading(director)
 
     def both_ways(round_):
         for table in tournament.tables:
-            view = sheet_view(table, round_, next_round=True)
+            view = sheet_view(table, round_, panel=True)
             read = next_tables(round_, table, view.seats, view.rules, view.next_seating)
             assert read == next_tables(round_, table)
             yield view, read
