@@ -13,7 +13,7 @@ time.process_time per request, the best of five batches (the client's share incl
 the same for every kind; the bare Flask app of bench/floor.py is measured the same way
 as the floor). Database work is
 counted with SQLAlchemy's events (and, for the poll's statement, which runs on the
-driver's cursor, by wrapping blueprints.live.service._fetch): statements, pool
+driver's cursor outside any session, by wrapping core.rows.PrecompiledRead.run): statements, pool
 checkouts, pre-pings, the BEGIN psycopg sends before a transaction's first statement, and
 the transaction ends (COMMIT, ROLLBACK) that reach the server. On PostgreSQL each of
 those but checkouts is a round trip; SQLite has no round trips, only statements.
@@ -72,17 +72,18 @@ class Counts:
             return ping(dbapi_connection)
 
         dialect.do_ping = counted_ping
-        # The unchanged poll runs its statement on the driver's cursor, past the events.
-        from blueprints.live import service
+        # The unchanged poll runs its statement on the driver's cursor outside any session,
+        # past the events (core.rows.PrecompiledRead.run).
+        from core.rows import PrecompiledRead
 
-        self.fetch = fetch = getattr(service, "_fetch", None)
-        if fetch is not None:
-            def counted_fetch(dbapi_connection, *args):
-                self.counts["statements"] += 1
-                self._before_statement(dbapi_connection.driver_connection)
-                return fetch(dbapi_connection, *args)
+        self.run = run = PrecompiledRead.run
 
-            service._fetch = counted_fetch
+        def counted_run(read, dbapi_connection, *args):
+            self.counts["statements"] += 1
+            self._before_statement(dbapi_connection.driver_connection)
+            return run(read, dbapi_connection, *args)
+
+        PrecompiledRead.run = counted_run
 
     def _statement(self, conn, cursor, statement, parameters, context, executemany):
         self.counts["statements"] += 1
@@ -201,10 +202,9 @@ def main() -> None:
             print(f"  {kind:5} {status}  {ms:6.2f} CPU-ms   per request: {work}")
             from sqlalchemy import event
 
-            from blueprints.live import service
+            from core.rows import PrecompiledRead
 
-            if counts.fetch is not None:
-                service._fetch = counts.fetch
+            PrecompiledRead.run = counts.run
             for name, fn in (("before_cursor_execute", counts._statement),
                              ("commit", counts._commit),
                              ("rollback", counts._rollback)):

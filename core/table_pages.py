@@ -23,7 +23,7 @@ from core import calls, clock, sheets
 from core.codes import plain_code
 from core.lookup import BadLink, check_token, table_from_link
 from core.numbers import small_int
-from core.rows import read_rows
+from core.rows import PrecompiledRead, read_rows
 from core.words import MAX_ROW_NUMBER
 from models import DirectorCall, Round, Scoresheet, Table, Tournament, utcnow
 
@@ -81,7 +81,8 @@ def _shown_columns(rows: LinkedRows):
 
 
 # Built once per process (building a statement costs more than running it).
-_SHOWN = {numbered: link_statement(numbered, _shown_columns) for numbered in (False, True)}
+_SHOWN = {numbered: PrecompiledRead(link_statement(numbered, _shown_columns))
+          for numbered in (False, True)}
 
 
 def _parts(row, *names_in_order):
@@ -104,9 +105,10 @@ def shown_table_from_link(code: str, number: int, token: str | None,
     params = {"code": code, "number": number}
     if round_no is not None:
         params["round_no"] = round_no
-    row = read_rows(_SHOWN[round_no is not None], params).first()
-    if row is None:
+    found = _SHOWN[round_no is not None].rows(params)
+    if not found:
         raise BadLink()
+    row = found[0]
     table, tournament, clock_round, table_round, rest = _parts(
         row, _TABLE_NAMES, _TOURNAMENT_NAMES, _CLOCK_NAMES, _ROUND_NAMES,
         ("sheet_version", *calls.LATEST_CALL_COLUMNS))

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 from core import calls as table_calls
 from core import clock as clock_service
 from core import sheets
 from core.clock import _view, round_clock
 from core.codes import plain_code
+from core.rows import PrecompiledRead
 from core.table_pages import link_statement, shown_table_from_link
 from core.words import OPEN_STATES
-from models import utcnow
+from models import Table, Tournament, utcnow
 
 # The names of the parts, as the page sends them (data-live) and as the query carries them.
 CLOCK, PANEL, CALL = "clock", "panel", "call"
@@ -82,18 +82,15 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
 # rows turned into the page's parts). The 204 path asks the same questions of the same
 # read (core.table_pages.link_statement) selecting only the versions; tests/live
 # compares both answers over every state a table goes through.
-# It is compiled once per database dialect and run on the driver's own cursor:
-# SQLAlchemy's execution (the statement's cache key, the result's metadata, on PostgreSQL
-# a description of every column) cost three times the query's own round trip.
-
-_COMPILED: dict[tuple[str, str, bool], _Compiled] = {}
+# It runs on the driver's own cursor (core.rows.PrecompiledRead), outside Flask and the
+# session: SQLAlchemy's execution (the statement's cache key, the result's metadata, on
+# PostgreSQL a description of every column) cost three times the query's own round trip.
 
 
 def _versions_columns(rows):
     """What the unchanged poll compares, of core.table_pages.link_statement's rows: the
     table's token, the clock of the tournament's round and of the table's, the sheet's
     version and the latest call's."""
-    from models import Table, Tournament
 
     def clock_columns(rnd, prefix):
         return [getattr(rnd, column.key).label(prefix + column.key)
@@ -108,56 +105,8 @@ def _versions_columns(rows):
             call.cancelled_at.label("call_cancelled_at"))
 
 
-@dataclass(frozen=True)
-class _Compiled:
-    sql: str
-    binds: dict[str, object]               # every parameter's value, processed as SQLAlchemy
-    processors: dict[str, object]          # would; the three given per poll get theirs here
-    order: tuple[str, ...] | None          # parameter names in order (positional drivers)
-    columns: tuple[str, ...]
-    results: tuple[object, ...]            # per column: SQLAlchemy's result processor, or None
-
-
-def _compile(dialect, numbered: bool) -> _Compiled:
-    statement = link_statement(numbered, _versions_columns)
-    compiled = statement.compile(dialect=dialect)
-    if "POSTCOMPILE" in compiled.string:  # an expanding parameter: not compiled ahead
-        raise RuntimeError("the poll's statement must compile to fixed SQL")
-
-    def processor(type_):
-        return type_.dialect_impl(dialect).bind_processor(dialect)
-
-    processors = {name: fn for name, bind in compiled.binds.items()
-                  if (fn := processor(bind.type)) is not None}
-    binds = {name: (processors[name](bind.value) if name in processors else bind.value)
-             for name, bind in compiled.binds.items()}
-    columns = tuple(column.key for column in statement.selected_columns)
-    results = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
-                    for column in statement.selected_columns)
-    order = tuple(compiled.positiontup) if compiled.positional else None
-    return _Compiled(compiled.string, binds, processors, order, columns, results)
-
-
-def _fetch(dbapi_connection, dialect, numbered: bool, params: dict) -> SimpleNamespace | None:
-    key = (dialect.name, dialect.driver, numbered)
-    query = _COMPILED.get(key)
-    if query is None:
-        query = _COMPILED[key] = _compile(dialect, numbered)
-    values = dict(query.binds)
-    for name, value in params.items():
-        values[name] = query.processors[name](value) if name in query.processors else value
-    cursor = dbapi_connection.cursor()
-    try:
-        cursor.execute(query.sql, values if query.order is None
-                       else tuple(values[name] for name in query.order))
-        row = cursor.fetchone()
-    finally:
-        cursor.close()
-    if row is None:
-        return None
-    return SimpleNamespace(**{
-        name: (fn(value) if fn is not None else value)
-        for name, fn, value in zip(query.columns, query.results, row, strict=True)})
+_VERSIONS = {numbered: PrecompiledRead(link_statement(numbered, _versions_columns))
+             for numbered in (False, True)}
 
 
 class _Prefixed:
@@ -184,7 +133,8 @@ def fast_unchanged(dbapi_connection, dialect, code: str, number: int, token: str
     params = {"code": code, "number": number}
     if numbered:
         params["round_no"] = round_no
-    row = _fetch(dbapi_connection, dialect, numbered, params)
+    found = _VERSIONS[numbered].run(dbapi_connection, dialect, params)
+    row = found[0] if found else None
     # As core.lookup.table_from_link: compared as bytes (any character can be in ?k=).
     if row is None or not secrets.compare_digest(
             row.token.encode(), str(token).encode("utf-8", "surrogatepass")):

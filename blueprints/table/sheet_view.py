@@ -19,7 +19,7 @@ from sqlalchemy.orm import aliased
 from blueprints.common import points_text
 from core.lookup import rules_of
 from core.rounds import imported_plan, round_row
-from core.rows import read_rows
+from core.rows import PrecompiledRead, read_rows
 from core.words import OUTCOME_LABELS, SEAT_NAMES, SEATS, SheetState, ruling_label
 from models import (
     GameEntry,
@@ -50,7 +50,8 @@ _SEATS = (select(Seating.seat, Player).join(Player, Player.id == Seating.player_
           .where(Seating.round_id == bindparam("round_id"),
                  Seating.table_id == bindparam("table_id")))
 # The reads of the pages that only show the sheet: Core statements on the tables (not the
-# mapped classes), run by core.rows.read_rows.
+# mapped classes), run by core.rows.read_rows or, for those every table page runs, by
+# core.rows.PrecompiledRead.
 _SEATING, _PLAYER = Seating.__table__, Player.__table__
 _SHEET_T, _GAME_T, _SIGNOFF_T = (Scoresheet.__table__, GameEntry.__table__,
                                  RoundSignoff.__table__)
@@ -104,6 +105,9 @@ _SEAT_ROWS_NEXT = (
             _ROUND_T.c.number == bindparam("number")).scalar_subquery()))
     .outerjoin(_NEXT_TABLE_T, _NEXT_TABLE_T.c.id == _NEXT_SEATING.c.table_id)
 )
+# Every table page reads its seats and its sheet: on the driver's cursor.
+_SEATED = {False: PrecompiledRead(_SEAT_ROWS), True: PrecompiledRead(_SEAT_ROWS_NEXT)}
+_SHEET = PrecompiledRead(_SHEET_ROWS)
 
 
 def seats_of(round_: Round, table: Table) -> dict[str, Player]:
@@ -144,8 +148,7 @@ def _seated(round_: Round, table: Table, with_next: bool):
         params.update(tournament_id=table.tournament.id, number=round_.number + 1)
     found, signed, stored = {}, {}, {}
     tables = None
-    for seat, pid, number, name, initials, *next_seat in read_rows(
-            _SEAT_ROWS_NEXT if with_next else _SEAT_ROWS, params):
+    for seat, pid, number, name, initials, *next_seat in _SEATED[with_next].rows(params):
         found[seat] = SeatedPlayer(pid, number, name)
         if initials is not None:
             signed[seat] = initials
@@ -159,7 +162,7 @@ def _seated(round_: Round, table: Table, with_next: bool):
 
 def _sheet_with_games(round_: Round, table: Table):
     """(the sheet's row, its games in order), or (None, []) when there is no sheet yet."""
-    rows = read_rows(_SHEET_ROWS, {"round_id": round_.id, "table_id": table.id}).all()
+    rows = _SHEET.rows({"round_id": round_.id, "table_id": table.id})
     if not rows:
         return None, []
     games = [SheetGame(number=row.game_number, record=row.game_record,

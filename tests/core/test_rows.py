@@ -1,0 +1,92 @@
+"""core.rows.PrecompiledRead: the statements every table page runs, on the driver's own
+cursor, answer exactly as SQLAlchemy's execution of the same statement (the same values of
+the same types: times, JSON, enums), the statement listeners still see them, and a
+driver's error is raised as SQLAlchemy raises one."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import bindparam, column, select, table
+from sqlalchemy.exc import DBAPIError
+
+from blueprints.calls import table_calls
+from blueprints.live import service
+from blueprints.table import sheet_view
+from core import table_pages
+from core.rounds import ensure_round, round_row
+from core.rows import PrecompiledRead
+from models import Table, db
+from tests.clock.conftest import games_on, started
+from tests.conftest import make_tournament
+from tests.table.conftest import count_queries
+
+
+@pytest.fixture
+def reads(director):
+    """Every precompiled read, with parameters that find rows of every kind: a started
+    round, a sheet with games, an open call, a seated next round."""
+    tournament = make_tournament(director, rounds=3)
+    started(tournament, 1, minutes_ago=5, paused_minutes_ago=1, reason="lunch")
+    sheet = games_on(tournament, 2, 1, 2)
+    sheet.games[0].initials, sheet.games[0].seat_initials = "BG", {"E": "BG"}
+    ensure_round(tournament, 2)
+    table_ = db.session.scalar(select(Table).where(Table.tournament_id == tournament.id,
+                                                   Table.number == 2))
+    table_calls.place_call(table_, "ruling", "")
+    db.session.commit()
+    link = {"code": tournament.code, "number": 2}
+    seats = {"round_id": round_row(tournament, 1).id, "table_id": table_.id}
+    return {
+        "table link": (table_pages._SHOWN[False], link),
+        "table link, round 1": (table_pages._SHOWN[True], {**link, "round_no": 1}),
+        "poll versions": (service._VERSIONS[False], link),
+        "poll versions, round 1": (service._VERSIONS[True], {**link, "round_no": 1}),
+        "seats": (sheet_view._SEATED[False], seats),
+        "seats and next tables": (sheet_view._SEATED[True], {
+            **seats, "tournament_id": tournament.id, "number": 2}),
+        "sheet and games": (sheet_view._SHEET, seats),
+    }
+
+
+def test_each_read_answers_as_sqlalchemy_does(app, reads):
+    for name, (read, params) in reads.items():
+        expected = [tuple(row) for row in db.session.connection().execute(read.statement,
+                                                                         params)]
+        assert expected, name  # something to compare
+        with db.engine.connect() as connection:
+            outside = read.run(connection.connection, connection.dialect, params)
+        for got in (read.rows(params), outside):
+            assert got == expected, name
+            # equal is not enough: "open" == SheetState.OPEN, 1 == True
+            assert [[type(value) for value in row] for row in got] == \
+                [[type(value) for value in row] for row in expected], name
+
+
+def test_rows_name_their_columns(app, reads):
+    read, params = reads["sheet and games"]
+    first = read.rows(params)[0]
+    assert (first.game_number, first.game_record) == (1, {"outcome": "wall"})
+    assert first.game_seat_initials == {"E": "BG"}
+
+
+def test_the_statement_listeners_see_each_read(app, reads):
+    read, params = reads["sheet and games"]
+    with count_queries() as statements:
+        read.rows(params)
+    assert statements.statements == [read.compiled(db.engine.dialect).sql]
+
+
+def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(app):
+    missing = PrecompiledRead(select(column("x")).select_from(table("no_such_table"))
+                              .where(column("x") == bindparam("x")))
+    with pytest.raises(DBAPIError) as raised:
+        missing.rows({"x": 1})
+    assert "no_such_table" in str(raised.value)
+    db.session.rollback()
+
+
+def test_a_statement_that_cannot_be_compiled_ahead_is_refused(app):
+    expanding = PrecompiledRead(select(column("x")).select_from(table("t"))
+                                .where(column("x").in_(bindparam("xs", expanding=True))))
+    with pytest.raises(RuntimeError):
+        expanding.compiled(db.engine.dialect)
