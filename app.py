@@ -464,9 +464,10 @@ def register_security_headers(app: Flask) -> None:
 
 
 def register_template_helpers(app: Flask) -> None:
-    from blueprints.common import template_helpers
+    from blueprints.common import csrf_input, template_helpers
 
     app.context_processor(template_helpers)
+    app.add_template_global(csrf_input)
     versions: dict[str, str] = {}
 
     @app.url_defaults

@@ -18,6 +18,8 @@ from flask import (
     request,
     url_for,
 )
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 from wtforms.validators import ValidationError
 
 from extensions import htmx
@@ -160,6 +162,13 @@ def link(endpoint: str, table, round_no: int | None = None, **values) -> str:
     """url_for(endpoint, code=, number=, k=, r=, **values) for this table, as url_for
     gives it."""
     return table_links(table, round_no)(endpoint, **values)
+
+
+def csrf_input() -> Markup:
+    """A form's CSRF token as its hidden input (templates: csrf_input(), or the csrf()
+    macro of _macros/forms.html): a template global, so a template that writes it
+    several times (the call bar's forms) neither imports the macro nor builds it twice."""
+    return Markup('<input type="hidden" name="csrf_token" value="%s">') % generate_csrf()
 
 
 def template_helpers() -> dict:

@@ -52,6 +52,22 @@ def test_hidden_inputs_match_wtforms(app):
         app.config["WTF_CSRF_ENABLED"] = was
 
 
+def test_the_csrf_macro_and_global_write_one_input_the_check_accepts(app):
+    import re
+
+    from flask import render_template_string
+    from flask_wtf.csrf import validate_csrf
+
+    with app.test_request_context("/"):
+        written = render_template_string(
+            '{% from "_macros/forms.html" import csrf %}{{ csrf() }}|{{ csrf_input() }}')
+        macro, direct = written.split("|")
+        assert macro == direct
+        token = re.fullmatch(r'<input type="hidden" name="csrf_token" value="([^"]+)">',
+                             macro).group(1)
+        validate_csrf(token)  # raises if not
+
+
 def test_next_tables_read_with_the_seats_match_next_tables_own_reading(director):
     from blueprints.table.sheet_view import next_tables, sheet_view
     from core.rounds import ensure_round, round_row
