@@ -7,6 +7,7 @@ could not pin on our code. Every request here is short (a poll answers in about 
 processes cost little. Nothing is kept in a worker between requests, so any number of
 workers (or hosts) is safe."""
 
+import gc
 import multiprocessing
 import os
 
@@ -35,3 +36,9 @@ def post_worker_init(worker):
     compile_templates = getattr(worker.wsgi, "compile_templates", None)
     if compile_templates is not None:
         compile_templates()
+    # What the worker has made so far (the app, its statements, the compiled templates:
+    # some 150,000 objects) lives as long as the worker. Frozen, the garbage collector no
+    # longer walks it at every full collection: ranking a 4,000-player event's standings
+    # spent three quarters of its time in those walks.
+    gc.collect()
+    gc.freeze()
