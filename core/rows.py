@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import has_request_context, request
 from sqlalchemy import event
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import InvalidRequestError
 from sqlalchemy.orm import Session
 
 from models import db
@@ -60,8 +60,10 @@ class PrecompiledRead:
     SQLAlchemy's execution of a small statement (the execution context, the statement's
     cache key, the result's metadata) costs about three times the statement itself on
     SQLite: 90 microseconds against 26 for a table link's read, and a page runs three.
-    The statement listeners still see each one (before_cursor_execute: core.reads, and the
-    tests that count statements), and a driver's error is raised as SQLAlchemy raises it."""
+    Run in the session (`rows`), the statement listeners still see each one
+    (before_cursor_execute: core.reads, and the tests that count statements) and a failure
+    is handled as SQLAlchemy handles one; `run` is the unchanged poll's, outside any
+    session."""
 
     def __init__(self, statement) -> None:
         self.statement = statement
@@ -75,7 +77,9 @@ class PrecompiledRead:
         return found
 
     def run(self, dbapi_connection, dialect, params: dict) -> list[tuple]:
-        """The rows, on a driver connection of `dialect` (outside any session)."""
+        """The rows, on a driver connection of `dialect` outside any session (the
+        unchanged poll's): no listener sees the statement, and a driver's error is raised
+        as it is, for the caller to handle (blueprints.live.fast drops the connection)."""
         query = self.compiled(dialect)
         cursor = dbapi_connection.cursor()
         try:
@@ -93,28 +97,21 @@ class PrecompiledRead:
         connection = session.connection()
         query = self.compiled(connection.dialect)
         values = query.values(params)
-        cursor = connection.connection.cursor()
+        cursor = None
         try:
+            cursor = connection.connection.cursor()
             for listener in connection.dispatch.before_cursor_execute:
                 listener(connection, cursor, query.sql, values, None, False)
             cursor.execute(query.sql, values)
             fetched = cursor.fetchall()
-        except connection.dialect.loaded_dbapi.Error as error:
-            raise _reported(connection, error, query.sql, values, cursor) from error
-        finally:
             cursor.close()
+        except BaseException as error:
+            # What SQLAlchemy's own execution does with a failed statement (a private
+            # method, so tests/core/test_rows.py checks what it does): the driver's error
+            # wrapped in its DBAPIError, the handle_error hooks run, the cursor closed, and
+            # on a lost connection the connection and the pool's others invalidated.
+            connection._handle_dbapi_exception(error, query.sql, values, cursor, None)
         return query.rows(fetched)
-
-
-def _reported(connection, error, sql, values, cursor) -> DBAPIError:
-    """The driver's `error` as SQLAlchemy reports one (its DBAPIError subclass), the
-    connection invalidated when the error says it is lost, as SQLAlchemy would."""
-    dialect = connection.dialect
-    lost = dialect.is_disconnect(error, connection.connection.dbapi_connection, cursor)
-    if lost:
-        connection.invalidate(error)
-    return DBAPIError.instance(sql, values, error, dialect.loaded_dbapi.Error,
-                               connection_invalidated=lost, dialect=dialect)
 
 
 @dataclass(frozen=True)
@@ -125,6 +122,7 @@ class _Compiled:
     order: tuple[str, ...] | None          # parameter names in order (positional drivers)
     results: tuple[Any, ...]               # per column: SQLAlchemy's result processor, or None
     row: type                              # the rows' type (a namedtuple of the columns)
+    required: frozenset[str]               # the parameters each run must be given
 
     @classmethod
     def of(cls, statement, dialect) -> _Compiled:
@@ -141,9 +139,14 @@ class _Compiled:
                         for column in columns)
         order = tuple(compiled.positiontup) if compiled.positional else None
         row = namedtuple("Row", [column.key for column in columns], rename=True)
-        return cls(compiled.string, binds, processors, order, results, row)
+        required = frozenset(name for name, bind in compiled.binds.items() if bind.required)
+        return cls(compiled.string, binds, processors, order, results, row, required)
 
     def values(self, params: dict):
+        if not self.required <= params.keys():
+            # as SQLAlchemy refuses it (the driver would be sent NULL)
+            missing = ", ".join(sorted(self.required - params.keys()))
+            raise InvalidRequestError(f"A value is required for bind parameter {missing}")
         values = dict(self.binds)
         for name, value in params.items():
             values[name] = self.processors[name](value) if name in self.processors else value

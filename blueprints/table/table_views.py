@@ -55,7 +55,7 @@ def page(code, number):
     (core.table_pages); the 204 comes from the one poll (blueprints/live)."""
     table = g.table
     asked = g.asked_round
-    state = sheets.poll_state(table, asked or None)
+    state = sheets.poll_state(table, asked)
     if state is None:
         if asked:
             abort(404)

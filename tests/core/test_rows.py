@@ -1,13 +1,13 @@
 """core.rows.PrecompiledRead: the statements every table page runs, on the driver's own
 cursor, answer exactly as SQLAlchemy's execution of the same statement (the same values of
-the same types: times, JSON, enums), the statement listeners still see them, and a
-driver's error is raised as SQLAlchemy raises one."""
+the same types: times, JSON, booleans), the statement listeners still see them, and a
+failure is handled as SQLAlchemy's execution handles one."""
 
 from __future__ import annotations
 
 import pytest
 from sqlalchemy import bindparam, column, select, table
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, InvalidRequestError
 
 from blueprints.calls import table_calls
 from blueprints.live import service
@@ -57,7 +57,8 @@ def test_each_read_answers_as_sqlalchemy_does(app, reads):
             outside = read.run(connection.connection, connection.dialect, params)
         for got in (read.rows(params), outside):
             assert got == expected, name
-            # equal is not enough: "open" == SheetState.OPEN, 1 == True
+            # equal is not enough: 1 == True, and a time read as its text would differ
+            # only in type
             assert [[type(value) for value in row] for row in got] == \
                 [[type(value) for value in row] for row in expected], name
 
@@ -77,12 +78,38 @@ def test_the_statement_listeners_see_each_read(app, reads):
 
 
 def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(app):
-    missing = PrecompiledRead(select(column("x")).select_from(table("no_such_table"))
-                              .where(column("x") == bindparam("x")))
+    connection = db.session.connection()
     with pytest.raises(DBAPIError) as raised:
-        missing.rows({"x": 1})
+        _missing_table().rows({"x": 1})
     assert "no_such_table" in str(raised.value)
+    assert not raised.value.connection_invalidated and not connection.invalidated
     db.session.rollback()
+
+
+def _missing_table():
+    return PrecompiledRead(select(column("x")).select_from(table("no_such_table"))
+                           .where(column("x") == bindparam("x")))
+
+
+def test_a_lost_connection_is_dropped_as_sqlalchemy_drops_it(app, monkeypatch):
+    # Any error the driver says means the connection is gone (here: a missing table,
+    # told so by is_disconnect) must invalidate it, not hand it back to the pool.
+    monkeypatch.setattr(db.engine.dialect, "is_disconnect", lambda *args: True)
+    connection = db.session.connection()
+    with pytest.raises(DBAPIError) as raised:
+        _missing_table().rows({"x": 1})
+    assert raised.value.connection_invalidated
+    assert connection.invalidated
+    db.session.rollback()
+
+
+def test_a_missing_parameter_is_refused_not_sent_as_null(app, reads):
+    read, params = reads["seats and next tables"]
+    without = {name: value for name, value in params.items() if name != "tournament_id"}
+    with pytest.raises(InvalidRequestError, match="tournament_id"):
+        read.rows(without)
+    with db.engine.connect() as connection, pytest.raises(InvalidRequestError):
+        read.run(connection.connection, connection.dialect, without)
 
 
 def test_a_statement_that_cannot_be_compiled_ahead_is_refused(app):
