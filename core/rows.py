@@ -19,10 +19,16 @@ def read_rows(statement, params: dict):
     flushing anything pending (as the session's own execute would). For read-only views:
     the session's ORM execution costs several times a small statement itself, and
     entities more again, so a page that only shows the rows reads them this way."""
+    return _read_connection().execute(statement, params)
+
+
+def _read_connection():
+    """The session's connection, in its transaction, after flushing anything pending (as
+    the session's own execute would): what a read sees."""
     session = db.session()
     if session.new or session.dirty or session.deleted:
         session.flush()
-    return session.connection().execute(statement, params)
+    return session.connection()
 
 
 def request_reads() -> dict:
@@ -91,10 +97,7 @@ class PrecompiledRead:
     def rows(self, params: dict) -> list[tuple]:
         """The rows, on the session's connection, in its transaction, after flushing
         anything pending (as read_rows)."""
-        session = db.session()
-        if session.new or session.dirty or session.deleted:
-            session.flush()
-        connection = session.connection()
+        connection = _read_connection()
         query = self.compiled(connection.dialect)
         values = query.values(params)
         cursor = None

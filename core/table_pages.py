@@ -24,7 +24,6 @@ from core.codes import plain_code
 from core.lookup import BadLink, check_token, table_from_link
 from core.numbers import small_int
 from core.rows import PrecompiledRead, read_rows
-from core.words import MAX_ROW_NUMBER
 from models import DirectorCall, Round, Scoresheet, Table, Tournament, utcnow
 
 _TABLE_NAMES = tuple(column.name for column in Table.__table__.c)
@@ -140,16 +139,23 @@ class ShownTournament(SimpleNamespace):
         raise AttributeError(name)
 
 
+def asked_round(args) -> int | None:
+    """The round a table URL's query (`args`) asks for with r=, or None (rounds count from
+    1: r=0, or anything not a plain number, asks for none): the pages, the poll and its
+    unchanged answer all read it this way."""
+    return small_int(args.get("r")) or None
+
+
 def table_link(view):
     """The one loader of a page a table's QR link opens (`code`, `number` in the URL, the
     token in ?k=): the table and its tournament on flask.g, or BadLink for the blueprint's
     own answer to a wrong link; the round the URL asks for (r=, read once here) on
-    g.asked_round, None for none (rounds count from 1: r=0 asks for none). A GET only
+    g.asked_round. A GET only
     shows them (shown_table_from_link, with that round); a write gets the entities."""
 
     @functools.wraps(view)
     def wrapper(*args, **kwargs):
-        g.asked_round = small_int(request.args.get("r"), MAX_ROW_NUMBER) or None
+        g.asked_round = asked_round(request.args)
         if request.method == "GET":
             g.table = shown_table_from_link(kwargs["code"], kwargs["number"],
                                             request.args.get("k"), g.asked_round)

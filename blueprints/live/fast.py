@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl
 from werkzeug.http import parse_cookie
 
 from core.calls import DISMISSED_COOKIE, dismissed_ids
-from core.numbers import small_int
+from core.table_pages import asked_round
 from models import db
 
 from . import service
@@ -74,16 +74,18 @@ class UnchangedPoll:
 
     @staticmethod
     def _compare(connection, dialect, code, number, args, dismissed) -> bool:
-        if dialect.name != "postgresql":
+        def compare() -> bool:
             return service.fast_unchanged(connection, dialect, code, number, args.get("k"),
-                                          small_int(args.get("r")) or None, args, dismissed)
+                                          asked_round(args), args, dismissed)
+
+        if dialect.name != "postgresql":
+            return compare()
         # One statement is its own snapshot: no BEGIN before it and no ROLLBACK after it,
         # two of the poll's three round trips. Back to transactions before the pool has it.
         driver = connection.driver_connection
         driver.autocommit = True
         try:
-            return service.fast_unchanged(connection, dialect, code, number, args.get("k"),
-                                          small_int(args.get("r")) or None, args, dismissed)
+            return compare()
         finally:
             driver.autocommit = False
 

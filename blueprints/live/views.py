@@ -21,6 +21,7 @@ from core.access import ANY_STAFF, staff_tournament
 from core.calls import DISMISSED_COOKIE, dismissed_ids
 from core.lookup import BadLink, tournament_by_code
 from core.numbers import small_int
+from core.table_pages import asked_round
 
 from . import service
 
@@ -37,7 +38,7 @@ def table_url(table, round_no: int | None = None) -> str:
 @bp.get("/t/<code>/<int:number>")
 def table(code, number):
     """The table page's poll: the clock, the sheet's panel and the call bar."""
-    round_no = small_int(request.args.get("r")) or None
+    round_no = asked_round(request.args)
     shown = {name: request.args.get(name)
              for name in (service.CLOCK, service.PANEL, service.CALL, "shown")}
     try:
