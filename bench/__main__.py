@@ -9,7 +9,8 @@
 2. the app under gunicorn with gunicorn.conf.py (the Procfile's config) on 127.0.0.1
    (--servers N: N instances on their own ports, sharing the database), and a bare Flask
    endpoint (bench/floor.py) under the same config: the floor;
-3. wrk against the floor, then against the page's one poll (the 204 path) and the pages;
+3. wrk against the floor, the page's one poll (the 204 path) and the pages, in turn,
+   --rounds times over (each ratio to the floor from the same round, then the median);
    East's round alone for a few tables; from both, the server CPU per table-round;
 4. the round end, open loop (bench/flows.py): every table's page loaded, then every seat's
    phone makes the page's one poll every POLL seconds, every East enters four games with
@@ -42,7 +43,9 @@ import tempfile
 import time
 from collections import defaultdict
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import median
 
 import httpx
 
@@ -86,6 +89,105 @@ class Stats:
                 f"{pct(values, 95):.1f} | {pct(values, 99):.1f} | {rps:.1f} | "
                 + (f"{rps / floor_rps:.3f} |" if floor_rps else "- |"))
         return rows
+
+
+FLOOR = "bare Flask floor"
+
+
+@dataclass
+class Throughput:
+    """One path's wrk runs, one per round, with the server CPU per request of each."""
+
+    runs: list[wrk.WrkResult] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)
+
+    @property
+    def median_rps(self) -> float:
+        return median(run.rps for run in self.runs)
+
+    @property
+    def median_cpu(self) -> float:
+        return median(self.cpu_ms)
+
+    def ratios(self, floor: Throughput) -> tuple[list[float], list[float]]:
+        """This path against the floor in each round (req/s, then the CPU per request
+        the other way round): each ratio from two runs a few seconds apart."""
+        by_rps = [mine.rps / theirs.rps for mine, theirs in zip(self.runs, floor.runs,
+                                                                strict=True)]
+        by_cpu = [theirs / mine if mine else 0.0
+                  for mine, theirs in zip(self.cpu_ms, floor.cpu_ms, strict=True)]
+        return by_rps, by_cpu
+
+
+def _spread(values: list[float]) -> str:
+    """The median, and the range when there is more than one value."""
+    if len(values) == 1:
+        return f"{values[0]:.2f}"
+    return f"{median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
+
+
+def throughput(args, floor_server, url: str, server_pid: int,
+               paths: dict[str, str]) -> tuple[list[str], dict[str, Throughput]]:
+    """wrk against the floor and each path, in turn, --rounds times over: the floor is
+    measured in every round, so each path's ratio to it comes from runs a few seconds
+    apart. On a shared machine the server's share of the cores drifts by tens of percent
+    within a minute; one run of each, one after the other, compared a path with a floor
+    measured minutes earlier on a different machine, in effect."""
+    floor_url, floor_pid = floor_server
+    targets = [(FLOOR, floor_url + "/", floor_pid, {})] + [
+        (name, url + path, server_pid, {"HX-Request": "true"} if "poll" in name else {})
+        for name, path in paths.items()]
+    measured = {name: Throughput() for name, *_ in targets}
+    for _ in range(args.rounds):
+        for name, target, pid, headers in targets:
+            before = wrk.tree_cpu(pid)
+            result = wrk.run(target, args.burst, connections=args.concurrency,
+                             headers=headers)
+            measured[name].runs.append(result)
+            measured[name].cpu_ms.append((wrk.tree_cpu(pid) - before) * 1000
+                                         / max(1, result.requests))
+    floor = measured[FLOOR]
+    rows = ["## Throughput (wrk, same run)", "",
+            f"`wrk -t2 -c{args.concurrency} -d{args.burst:g}s` per path against the same "
+            f"gunicorn config, the floor and every path in turn, {args.rounds} rounds; server "
+            "CPU is the gunicorn master's and workers' CPU time during each run (from /proc). "
+            "Each figure is the median of the rounds; `x floor` is each round's ratio to "
+            "that round's floor, its median and (in brackets) its range.", "",
+            "On a shared machine the server gets an unsteady share of the cores, so req/s "
+            "moves with the neighbours; CPU per request moves less, and `x floor (CPU)` = "
+            "the floor's CPU per request / this path's says how many of these the server "
+            "answers for each floor request given the same CPU.", "",
+            "| path | status | req/s | x floor | p50 ms | p99 ms | server CPU ms/request "
+            "| x floor (CPU) | wrk CPU s | errors |",
+            "|---|---:|---:|---|---:|---:|---:|---|---:|---:|"]
+    for name, path_runs in measured.items():
+        by_rps, by_cpu = path_runs.ratios(floor)
+        runs = path_runs.runs
+        status = 204 if "unchanged" in name else 200
+        if name == FLOOR:
+            by_rps = by_cpu = [1.0]
+        rows.append(
+            f"| {name} | {status} | {path_runs.median_rps:,.0f} | {_spread(by_rps)} | "
+            f"{median(r.p50_ms for r in runs):.1f} | {median(r.p99_ms for r in runs):.1f} | "
+            f"{path_runs.median_cpu:.2f} | {_spread(by_cpu)} | "
+            f"{sum(r.generator_cpu for r in runs):.1f} | "
+            f"{sum(r.non_2xx + r.errors for r in runs)} |")
+
+    def ratio(names, by: int) -> float:
+        # the slower of the named paths in each round, then the median of the rounds
+        per_round = zip(*(measured[n].ratios(floor)[by] for n in names), strict=True)
+        return median(min(values) for values in per_round)
+
+    one = "one poll, unchanged"
+    pages = ("table page", "entry page")
+    three = sum(measured[n].median_cpu for n in measured if n.endswith("alone, unchanged"))
+    rows += ["", f"One poll unchanged: **{ratio([one], 0):.2f} x floor** by req/s, "
+             f"**{ratio([one], 1):.2f} x** by CPU (target >= 0.5); the slower page: "
+             f"**{ratio(pages, 0):.2f} x** by req/s, **{ratio(pages, 1):.2f} x** by CPU "
+             f"(target >= 0.15). A table page made the three separate polls above every "
+             f"interval ({three:.2f} CPU-ms); it now makes one "
+             f"({measured[one].median_cpu:.2f} CPU-ms).", ""]
+    return rows, measured
 
 
 def pct(sorted_values: list[float], p: float) -> float:
@@ -285,30 +387,8 @@ async def _run(args, given: str | None) -> str:
               "throughput runs use the first", ""]
 
     pg_port = _port(database_url)
-    measured: dict[str, tuple] = {}
-    if not args.no_wrk:
-        with gunicorn("bench.floor:app", env, workdir / "floor.log") as (floor_url, floor_pid):
-            before = wrk.tree_cpu(floor_pid)
-            floor = wrk.run(floor_url + "/", args.burst, connections=args.concurrency)
-            floor_cpu_ms = (wrk.tree_cpu(floor_pid) - before) * 1000 / max(1, floor.requests)
-        floor_rps = floor.rps
-        report += ["## Throughput (wrk, same run)", "",
-                   f"`wrk -t2 -c{args.concurrency} -d{args.burst:g}s` per path, one after the "
-                   "other, against the same gunicorn config; server CPU is the gunicorn "
-                   "master's and workers' CPU time during that run (from /proc).", "",
-                   "On a shared machine the server gets an unsteady share of the cores, so "
-                   "req/s moves with the neighbours; CPU per request moves much less, and "
-                   "`x floor (CPU)` = the floor's CPU per request / this path's says how many "
-                   "of these the server answers for each floor request given the same CPU.", "",
-                   "| path | status | req/s | x floor | p50 ms | p99 ms | server CPU ms/request "
-                   "| x floor (CPU) | wrk CPU s | errors |",
-                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-                   f"| bare Flask floor | 200 | {floor.rps:,.0f} | 1.00 | {floor.p50_ms:.1f} | "
-                   f"{floor.p99_ms:.1f} | {floor_cpu_ms:.2f} | 1.00 | "
-                   f"{floor.generator_cpu:.1f} | {floor.non_2xx + floor.errors} |"]
-    else:
-        floor_rps = 0.0
-
+    measured: dict[str, Throughput] = {}
+    floor_rps = 0.0
     with servers("app:create_app()", env, workdir, args.servers) as running:
         url, server_pid = running[0]
         urls = [u for u, _ in running]
@@ -317,32 +397,11 @@ async def _run(args, given: str | None) -> str:
             return sum(wrk.tree_cpu(pid) for _, pid in running)
 
         if not args.no_wrk:
-            paths = flows.poll_paths(url, seed)
-            for name, path in paths.items():
-                headers = {"HX-Request": "true"} if "poll" in name else {}
-                before = wrk.tree_cpu(server_pid)
-                result = wrk.run(url + path, args.burst, connections=args.concurrency,
-                                 headers=headers)
-                per_request = ((wrk.tree_cpu(server_pid) - before) * 1000
-                               / max(1, result.requests))
-                measured[name] = (result, per_request)
-                status = 204 if "unchanged" in name else 200
-                report.append(
-                    f"| {name} | {status} | {result.rps:,.0f} | {result.rps / floor_rps:.2f} | "
-                    f"{result.p50_ms:.1f} | {result.p99_ms:.1f} | {per_request:.2f} | "
-                    f"{floor_cpu_ms / per_request if per_request else 0:.2f} | "
-                    f"{result.generator_cpu:.1f} | {result.non_2xx + result.errors} |")
-            one = measured["one poll, unchanged"][0].rps / floor_rps
-            pages = min(measured[n][0].rps for n in ("table page", "entry page")) / floor_rps
-            one_cpu = floor_cpu_ms / measured["one poll, unchanged"][1]
-            pages_cpu = floor_cpu_ms / max(measured[n][1] for n in ("table page", "entry page"))
-            three = sum(measured[n][1] for n in measured if n.endswith("alone, unchanged"))
-            report += ["", f"One poll unchanged: **{one:.2f} x floor** by req/s, "
-                       f"**{one_cpu:.2f} x** by CPU (target >= 0.5); the slower page: "
-                       f"**{pages:.2f} x** by req/s, **{pages_cpu:.2f} x** by CPU (target >= "
-                       f"0.15). A table page made the three separate polls above every "
-                       f"interval ({three:.2f} CPU-ms); it now makes one "
-                       f"({measured['one poll, unchanged'][1]:.2f} CPU-ms).", ""]
+            with gunicorn("bench.floor:app", env, workdir / "floor.log") as floor_server:
+                lines, measured = throughput(args, floor_server, url, server_pid,
+                                             flows.poll_paths(url, seed))
+            floor_rps = measured[FLOOR].median_rps
+            report += lines
 
         sizes = await flows.page_sizes(url, seed)  # before the round end: entry pages exist
 
@@ -515,8 +574,8 @@ def cpu_per_table_round(args, measured, east_ms, east_pg_ms, versions, tables) -
     requests (measured alone), four phones' unchanged polls, and their changed polls
     (one per sheet change and clock change)."""
     round_seconds, end_seconds = 50 * 60, 10 * 60
-    unchanged_ms = measured["one poll, unchanged"][1]
-    changed_ms = measured["one poll, panel changed"][1]
+    unchanged_ms = measured["one poll, unchanged"].median_cpu
+    changed_ms = measured["one poll, panel changed"].median_cpu
     polls = 4 * round_seconds / args.poll
     changes = (sum(versions) / len(versions) if versions else 12) + 3  # + start, time, end
     total = east_ms + (polls - 4 * changes) * unchanged_ms + 4 * changes * changed_ms
@@ -590,6 +649,8 @@ def main(argv=None) -> None:
                         help="wrk connections for the throughput runs")
     parser.add_argument("--burst", type=float, default=6.0,
                         help="seconds of each wrk run")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="wrk runs of the floor and of each path, in turn")
     parser.add_argument("--capacity", type=lambda text: [int(n) for n in text.split(",")],
                         help="instead: the round end at these table counts, ascending, "
                         "until one does not hold (e.g. 250,500,1000 --spread 600 --slice 60)")
