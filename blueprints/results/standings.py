@@ -173,15 +173,16 @@ _NO_RESULT = '<abbr title="no result yet">-</abbr>'
 
 
 def standings_rows(lines: list[Line], rounds: list[int], prize_places: int = 0,
-                   id_prefix: str = "s", me: int | None = None) -> Markup:
-    """The standings table's rows, counted_first: each player's rank (with "=" when
-    tied), number, name, total, games won and round_cells; prize places and "me" marked.
-    Made here, not in a template loop: at a 1,000-table event the public standings list
-    4,000 players, and the loop was half of the page's cost (its round end's heaviest
-    page)."""
+                   id_prefix: str = "s", me: int | None = None,
+                   page: StandingsPage | None = None) -> Markup:
+    """The standings table's rows, counted_first (only `page`'s, when given): each
+    player's rank (with "=" when tied), number, name, total, games won and round_cells;
+    prize places and "me" marked. Made here, not in a template loop: the director's and
+    the printed standings list every player, and the loop was half of the page's cost."""
     prefix = escape(id_prefix)
     rows = []
-    for line in counted_first(lines):
+    ordered = counted_first(lines)
+    for line in ordered[page.first:page.stop] if page else ordered:
         number = line.player.number
         mine = me == number
         prize = bool(line.played and prize_places and line.rank <= prize_places)
@@ -199,6 +200,42 @@ def standings_rows(lines: list[Line], rounds: list[int], prize_places: int = 0,
             f'<td class="num total">{total}</td><td class="num col-detail">{won}</td>'
             f'{round_cells(line, rounds)}</tr>')
     return Markup("".join(rows))
+
+
+# The public standings show this many lines at a time. An event of up to 200 players sees
+# them all on one page; at a 1,000-table event the whole list was 1 MB of HTML, sent again
+# to every onlooker's phone at each change of a result.
+PAGE_LINES = 200
+
+
+@dataclass(frozen=True)
+class StandingsPage:
+    """Which lines of the standings (counted_first order) one public page shows."""
+
+    number: int   # from 1
+    count: int    # pages in all
+    first: int    # the first line shown, from 0
+    stop: int     # one past the last line shown
+    total: int    # lines in all
+
+    def lines_of(self, number: int) -> tuple[int, int]:
+        """Page `number`'s first and last line, counted from 1 (for its link)."""
+        first = (number - 1) * PAGE_LINES
+        return first + 1, min(first + PAGE_LINES, self.total)
+
+
+def standings_page(lines: list[Line], asked: int | None, me: int | None) -> StandingsPage:
+    """The page asked for (a number past the last asks for the last); with none asked,
+    the page holding player `me` ("Find me"), else the first."""
+    total = len(lines)
+    count = max(1, -(-total // PAGE_LINES))
+    if asked is None and me is not None:
+        at = next((index for index, line in enumerate(counted_first(lines))
+                   if line.player.number == me), 0)
+        asked = at // PAGE_LINES + 1
+    number = min(max(asked or 1, 1), count)
+    first = (number - 1) * PAGE_LINES
+    return StandingsPage(number, count, first, min(first + PAGE_LINES, total), total)
 
 
 def find_player(lines: list[Line], number: int | None) -> Line | None:

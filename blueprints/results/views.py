@@ -71,7 +71,9 @@ def public_standings(code):
     return render_page_or_partial("results/standings.html", "results/_standings.html",
                                   tournament=tournament, board=board, table=table, view=view,
                                   version=version, me=me,
-                                  my_line=standings.find_player(lines, me))
+                                  my_line=standings.find_player(lines, me),
+                                  listed=standings.standings_page(
+                                      lines, small_int(request.args.get("page")), me))
 
 
 def _director_page(tournament, status=200, prize_form=None, tie_errors=None):
