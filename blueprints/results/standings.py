@@ -210,13 +210,15 @@ PAGE_LINES = 200
 
 @dataclass(frozen=True)
 class StandingsPage:
-    """Which lines of the standings (counted_first order) one public page shows."""
+    """Which lines of the standings (counted_first order) one public page shows, and the
+    line of the player "Find me" asked for."""
 
     number: int   # from 1
     count: int    # pages in all
     first: int    # the first line shown, from 0
     stop: int     # one past the last line shown
     total: int    # lines in all
+    mine: Line | None = None  # player `me`'s line, as counted_first ranks it
 
     def lines_of(self, number: int) -> tuple[int, int]:
         """Page `number`'s first and last line, counted from 1 (for its link)."""
@@ -229,20 +231,15 @@ def standings_page(lines: list[Line], asked: int | None, me: int | None) -> Stan
     the page holding player `me` ("Find me"), else the first."""
     total = len(lines)
     count = max(1, -(-total // PAGE_LINES))
-    if asked is None and me is not None:
-        at = next((index for index, line in enumerate(counted_first(lines))
-                   if line.player.number == me), 0)
-        asked = at // PAGE_LINES + 1
+    mine = None
+    if me is not None:
+        at, mine = next(((index, line) for index, line in enumerate(counted_first(lines))
+                         if line.player.number == me), (0, None))
+        if asked is None:
+            asked = at // PAGE_LINES + 1
     number = min(max(asked or 1, 1), count)
     first = (number - 1) * PAGE_LINES
-    return StandingsPage(number, count, first, min(first + PAGE_LINES, total), total)
-
-
-def find_player(lines: list[Line], number: int | None) -> Line | None:
-    """The line of player `number` ("Find me"), as counted_first ranks it."""
-    if number is None:
-        return None
-    return next((line for line in counted_first(lines) if line.player.number == number), None)
+    return StandingsPage(number, count, first, min(first + PAGE_LINES, total), total, mine)
 
 
 def _apply_tiebreaks(standings: list[Standing], tiebreaks: list[Tiebreak]):

@@ -68,12 +68,10 @@ def public_standings(code):
     table = board.table(key)
     me = small_int(request.args.get("me"))
     lines = table.provisional if view == "provisional" else table.lines
+    listed = standings.standings_page(lines, small_int(request.args.get("page")), me)
     return render_page_or_partial("results/standings.html", "results/_standings.html",
                                   tournament=tournament, board=board, table=table, view=view,
-                                  version=version, me=me,
-                                  my_line=standings.find_player(lines, me),
-                                  listed=standings.standings_page(
-                                      lines, small_int(request.args.get("page")), me))
+                                  version=version, me=me, my_line=listed.mine, listed=listed)
 
 
 def _director_page(tournament, status=200, prize_form=None, tie_errors=None):
