@@ -16,7 +16,6 @@ from core.words import MOVEMENT_WORDS
 from models import Tournament
 from tournament.clock import ENDED, NOT_STARTED
 
-MOVEMENT = "East stays, North up 1, West up 2, South down 1"
 SHOWN_ANNOUNCEMENTS = 2  # the newest; more would push the leaders off the screen
 
 
@@ -34,7 +33,8 @@ class Board:
     move: bool             # show "Move to your next table: ..."
     announcements: list
     version: str
-    movement: str = "East stays, North up 1, West up 2, South down 1"
+    movement: str          # the rules' movement in words (core.words.MOVEMENT_WORDS)
+    imported: bool = False  # the organiser's own seating: no rule to put on the screen
 
 
 def board(tournament: Tournament) -> Board:
@@ -53,8 +53,10 @@ def board(tournament: Tournament) -> Board:
         headline = "That was the last round. Thank you for playing!"
     else:
         headline = ""
+    movement = movement_of(tournament)
     version = clock_service.fingerprint(
         view.version if view else "none", [(a.id, a.text) for a in items],
         clock_service.leaders_fingerprint(tournament.id))
     return Board(headline=headline, move=move, announcements=items[:SHOWN_ANNOUNCEMENTS],
-                 version=version, movement=MOVEMENT_WORDS[movement_of(tournament)])
+                 version=version, movement=MOVEMENT_WORDS[movement],
+                 imported=movement == "imported")

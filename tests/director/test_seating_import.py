@@ -107,6 +107,23 @@ def test_the_big_screen_names_the_chosen_movement(client, director):
     assert board(tournament).movement == "the organiser's own seating"
 
 
+def test_between_rounds_the_big_screen_sends_players_to_their_own_lookup(client, director):
+    """An imported seating follows no rule the room can read off a screen ("Move to your
+    next table: the organiser's own seating" told nobody where to go)."""
+    from tests.clock.conftest import ended, started
+
+    tournament = htm(director)
+    choose_imported(client, tournament)
+    assert client.post(f"/director/t/{tournament.id}/seating/import",
+                       data={"text": seating_csv()}).status_code == 302
+    db.session.expire_all()
+    started(tournament, 1, minutes_ago=50)
+    ended(tournament, 1)
+    page = client.get(f"/display/{tournament.code}").get_data(as_text=True)
+    assert ("Move to your next table: <strong>look it up by your player number</strong> "
+            "(the organiser&#39;s own seating)") in page
+
+
 def test_next_tables_follow_a_seated_next_round_over_the_movement(director):
     """Once round 2 is seated its stored tables win, whatever the movement would say."""
     from models import Seating
