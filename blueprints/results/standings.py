@@ -335,10 +335,18 @@ def board(tournament: Tournament, *, with_tiebreaks: bool = True,
                        for t, players, shared in decided], stale=stale,
         )
         shared = [set(players) for _, players, is_shared in decided if is_shared]
-        for group in ranking.prize_ties(official, tournament.prize_places):
-            ids = {line.player for line in group}
-            table.prize_ties.append(TieGroup(group[0].rank,
-                                             [by_id[line.player] for line in group],
+        # Among the players with a counted game, at the places the pages show: those with
+        # no result yet all stand at 0, and mid-event they made one "tie" of dozens that
+        # reached into the prize places. A draw is recorded for a group of the whole
+        # ranking (tiebreaks._group_for, ranking.break_tie), so a group that shares its
+        # total with players who have no result yet is left out: no draw could be
+        # recorded for it until they have one.
+        tied_with = Counter(line.rank for line in lines)
+        for group in ranking.prize_ties(counted_only(lines), tournament.prize_places):
+            ids = {line.player.id for line in group}
+            if tied_with[by_id[group[0].player.id].rank] != len(group):
+                continue
+            table.prize_ties.append(TieGroup(group[0].rank, group,
                                              shared_decided=ids in shared))
         tables.append(table)
     return Board(tournament, results, tables, results.open_games)
