@@ -49,6 +49,10 @@ class Tournament(db.Model):
     # The address phones reach this site on (QR codes, printed cards, the big screen);
     # None: BASE_URL, else the address of the request.
     public_url: Mapped[str | None] = mapped_column(String(200))
+    # Counts changes to the players (added, renamed, renumbered, withdrawn, a substitute
+    # named): the live pages' fingerprints include it, so a page that shows names
+    # refreshes when one is corrected (blueprints.director.players bumps it in SQL).
+    players_version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     staff: Mapped[list[TournamentStaff]] = relationship(
         back_populates="tournament", cascade="all, delete-orphan"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from sqlalchemy import exists, func, or_, select
+from sqlalchemy import exists, func, or_, select, update
 
 from core.access import staff_role
 from core.errors import Refused
@@ -42,6 +42,17 @@ def audit(tournament: Tournament, user: User | None, action: str, subject: str =
     record(action, tournament_id=tournament.id, subject=subject, before=before, after=after,
           reason=reason, actor=staff_actor(user, role),
            actor_user_id=user.id if user else None)
+
+
+def players_changed(tournament: Tournament) -> None:
+    """Count a change to the players (one added, renamed, renumbered, withdrawn or
+    replaced) in the tournament's players_version, in the change's unit: the live pages
+    that show names (the standings, the big screen's leaders) fingerprint it, so a
+    corrected name reaches their next poll. Counted in SQL: two directors' changes at once
+    are two counts, not one."""
+    db.session.execute(update(Tournament).where(Tournament.id == tournament.id)
+                       .values(players_version=Tournament.players_version + 1)
+                       .execution_options(synchronize_session=False))
 
 
 def plain_text(value: str, field: str, what: str = "This") -> str:

@@ -24,6 +24,7 @@ from .common import (
     SetupError,
     audit,
     mini_competition,
+    players_changed,
 )
 
 YES = {"yes", "y", "1", "true", "x", "ja", "oui", "si"}
@@ -208,6 +209,7 @@ def import_players(tournament: Tournament, user: User, text: str) -> ImportPrevi
             if row.mini:
                 db.session.add(CompetitionEntry(competition_id=comp.id, player_id=player.id))
     db.session.expire(tournament, ["players"])
+    players_changed(tournament)
     audit(tournament, user, "player.import", f"tournament:{tournament.id}",
           after={"players": len(players), "mini": sum(1 for r in preview.rows if r.mini),
                  "numbers": [players[0].number, players[-1].number] if players else []})

@@ -25,6 +25,7 @@ from .common import (
     plain_text,
     played_rounds,
     player_count,
+    players_changed,
     seated,
 )
 
@@ -98,6 +99,7 @@ def add_player(tournament: Tournament, user: User, *, number: int | None, name: 
     if mini:
         _mini_override(tournament, user, player, True, mini_override)
         _enter_mini(tournament, player)
+    players_changed(tournament)
     audit(tournament, user, "player.add", f"player:{player.id}",
           after=player_snapshot(player) | {"mini": mini})
     return player
@@ -142,6 +144,7 @@ def edit_player(tournament: Tournament, user: User, player: Player, *, number: i
     db.session.flush()
     after = player_snapshot(player) | {"mini": player.id in in_mini(tournament)}
     if after != before:
+        players_changed(tournament)
         audit(tournament, user, "player.edit", f"player:{player.id}", before=before,
               after=after)
 
@@ -185,6 +188,7 @@ def withdraw_player(tournament: Tournament, user: User, player: Player, *,
     before = player_snapshot(player)
     if not seated(tournament):
         player.withdrawn_from_round = 1
+        players_changed(tournament)
         audit(tournament, user, "player.withdraw", f"player:{player.id}", before=before,
               after=player_snapshot(player))
         return None
@@ -234,6 +238,7 @@ def withdraw_player(tournament: Tournament, user: User, player: Player, *,
                 seat.player_id = substitute.id
                 changed.append(rnd.number)
     db.session.flush()
+    players_changed(tournament)
     audit(tournament, user, "player.substitute", f"player:{player.id}", before=before,
           after=player_snapshot(player) | {"substitute": substitute.number,
                                            "substitute_name": substitute.name,

@@ -56,7 +56,7 @@ def board(tournament: Tournament) -> Board:
     movement = movement_of(tournament)
     version = clock_service.fingerprint(
         view.version if view else "none", [(a.id, a.text) for a in items],
-        clock_service.leaders_fingerprint(tournament.id))
+        clock_service.leaders_fingerprint(tournament.id), tournament.players_version)
     return Board(headline=headline, move=move, announcements=items[:SHOWN_ANNOUNCEMENTS],
                  version=version, movement=MOVEMENT_WORDS[movement],
                  imported=movement == "imported")

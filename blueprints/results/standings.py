@@ -381,7 +381,9 @@ def results_version(tournament: Tournament) -> str:
     The standings read each sheet's stored sums, never a game (load_round_totals), and
     every change of a game that changes a sum rewrites its sheet's row (models.sheet keeps
     the sums on every flush; its updated_at moves, and a save bumps its version): the
-    sheets stand for their games, and the 28,800 games of a large event are not read."""
+    sheets stand for their games, and the 28,800 games of a large event are not read.
+    The players' names and numbers, which no sheet holds, count through the tournament's
+    players_version (blueprints.director.common.players_changed)."""
     def scalar(query):
         return query.scalar_subquery()
 
@@ -408,5 +410,6 @@ def results_version(tournament: Tournament) -> str:
         .select_from(Scoresheet)
         .join(Round, Round.id == Scoresheet.round_id)
         .where(Round.tournament_id == tournament.id))
-    parts = [tournament.prize_places, tournament.rounds, *db.session.execute(query).one()]
+    parts = [tournament.prize_places, tournament.rounds, tournament.players_version,
+             *db.session.execute(query).one()]
     return hashlib.sha1(json.dumps(parts, default=str).encode()).hexdigest()[:12]

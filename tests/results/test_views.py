@@ -290,3 +290,36 @@ def test_standings_csv_filename_comes_from_the_resolved_competition(client, tour
     assert response.status_code == 200
     assert response.headers["Content-Disposition"] == \
         f'attachment; filename="{tournament.code}-standings.csv"'
+
+
+def test_a_corrected_name_reaches_the_polling_standings_and_big_screen(app, client,
+                                                                        tournament):
+    """A rename changes no score, yet the standings and the big screen's leaders show the
+    name: their fingerprints count the changes to the players."""
+    from blueprints.display.service import board
+
+    add_sheet(tournament, 1, 1, [win("E")])
+    player = next(p for p in tournament.players if p.number == 1)
+    version, screen = standings.results_version(tournament), board(tournament).version
+    response = client.post(f"/director/t/{tournament.id}/players/{player.id}",
+                           data={"number": "1", "name": "Ruth Abrams"})
+    assert response.status_code == 302
+    db.session.expire_all()
+    assert standings.results_version(tournament) != version
+    assert board(tournament).version != screen
+    poll = app.test_client().get(f"/results/{tournament.code}?v={version}",
+                                 headers={"HX-Request": "true"})
+    assert poll.status_code == 200 and "Ruth Abrams" in poll.get_data(as_text=True)
+
+
+def test_changes_to_the_players_are_counted_in_sql(tournament):
+    """Two changes in one unit (or from two directors at once) count twice: the count is
+    raised by the database, not written back from what the page had read."""
+    from blueprints.director.common import players_changed
+
+    before = tournament.players_version
+    players_changed(tournament)
+    players_changed(tournament)
+    db.session.commit()
+    db.session.expire_all()
+    assert tournament.players_version == before + 2
