@@ -136,7 +136,19 @@ class ShownTournament(SimpleNamespace):
         if name == "rules":
             self.rules = json.loads(self.rules_text)
             return self.rules
+        if name in _RELATIONSHIPS:
+            # Not an AttributeError: a template reading tournament.players here would
+            # render it empty (Jinja makes it Undefined), and the page would quietly lie.
+            raise ShownOnlyError(f"a table's page reads the tournament's columns, not its "
+                                 f"{name}: read them where the page is built")
         raise AttributeError(name)
+
+
+class ShownOnlyError(TypeError):
+    """A table page asked its shown tournament for rows it does not read."""
+
+
+_RELATIONSHIPS = frozenset(Tournament.__mapper__.relationships.keys())
 
 
 def asked_round(args) -> int | None:

@@ -89,6 +89,24 @@ def test_a_wrong_link_is_refused(app, director):
                 shown_table_from_link(code, number, token)
 
 
+def test_the_shown_tournament_refuses_rows_it_never_read(app, director):
+    """A template that reads tournament.players on a table's page fails in the tests
+    rather than rendering an empty list (Jinja turns an AttributeError into Undefined)."""
+    from flask import render_template_string
+
+    from core.table_pages import ShownOnlyError
+
+    tournament = make_tournament(director)
+    table = db.session.query(Table).filter_by(tournament_id=tournament.id, number=2).one()
+    with app.test_request_context("/"):
+        shown = shown_table_from_link(tournament.code, 2, table.token)
+        assert shown.tournament.name == tournament.name  # columns read as ever
+        with pytest.raises(ShownOnlyError, match="players"):
+            render_template_string("{{ t.players|length }}", t=shown.tournament)
+        with pytest.raises(AttributeError):                # anything else: as before
+            shown.tournament.no_such_thing  # noqa: B018
+
+
 def test_a_round_this_table_has_no_seats_in_is_no_round_of_its(app, client, director):
     # Round 2 seated, but not at table 3 (its players moved elsewhere, say): asked for
     # round 2, table 3 has no such round, however the round is read.
