@@ -14,6 +14,10 @@ JOBS ?= 3
 # workers finished it in 1:14 where three took 1:41.
 PG_JOBS ?= 2
 PYTEST := $(PY) -m pytest -q
+# xdist hands out one test at a time rather than a quarter of each worker's share at once:
+# the long end-to-end and fault tests come first (tests/conftest.py) and would otherwise all
+# go to the first worker.
+XDIST := --maxschedchunk=1
 
 .PHONY: run test test-fast test-pg test-e2e screenshots chromium python-ok bench lint lock clean
 
@@ -45,14 +49,14 @@ run: $(VENV)/.runtime
 # The view, unit, fault and end-to-end tests on SQLite in one parallel run, then the view
 # tests again on PostgreSQL when TEST_DATABASE_URL names one.
 test: $(VENV)/.dev chromium
-	$(PYTEST) -n $(JOBS) tests/ e2e/
+	$(PYTEST) -n $(JOBS) $(XDIST) tests/ e2e/
 	@if [ -n "$$TEST_DATABASE_URL" ]; then $(MAKE) --no-print-directory test-pg; \
 	else echo "== TEST_DATABASE_URL not set: PostgreSQL leg skipped"; fi
 
 # Unit and view tests on SQLite, without the fault tests (which start servers): the quick
 # loop while editing.
 test-fast: $(VENV)/.dev
-	$(PYTEST) -n 2 -m "not fault" tests/
+	$(PYTEST) -n 2 $(XDIST) -m "not fault" tests/
 
 # The tests that touch the database, on the PostgreSQL named by TEST_DATABASE_URL (each
 # xdist worker in its own schema). tournament/ is pure Python: a second database teaches
@@ -61,15 +65,15 @@ test-pg: $(VENV)/.dev
 	@test -n "$$TEST_DATABASE_URL" || { \
 		echo "test-pg needs TEST_DATABASE_URL (e.g. postgresql+psycopg://u@host/db)" >&2; exit 1; }
 	@echo "== tests/ on PostgreSQL ($$TEST_DATABASE_URL)"
-	MAHJTABLE_TEST_BACKEND=postgres $(PYTEST) -n $(PG_JOBS) --ignore=tests/tournament tests/
+	MAHJTABLE_TEST_BACKEND=postgres $(PYTEST) -n $(PG_JOBS) $(XDIST) --ignore=tests/tournament tests/
 
 test-e2e: $(VENV)/.dev chromium
-	$(PYTEST) -n $(JOBS) e2e/
+	$(PYTEST) -n $(JOBS) $(XDIST) e2e/
 
 # The end-to-end tests, keeping a screenshot of each page they pass through in
 # e2e/screenshots/ for people to look at (the other targets take none: no test needs them).
 screenshots: $(VENV)/.dev chromium
-	E2E_SCREENSHOTS=1 $(PYTEST) -n $(JOBS) e2e/
+	E2E_SCREENSHOTS=1 $(PYTEST) -n $(JOBS) $(XDIST) e2e/
 
 # Finds a Chromium, or installs one (Playwright's, else the distribution's).
 chromium: $(VENV)/.dev
