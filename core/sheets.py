@@ -154,11 +154,12 @@ class PollState:
     sheet_version: int
     clock_version: int
     clock_state: str
+    players_version: int = 0  # the tournament's: the panel names the players
 
     @property
     def token(self) -> str:
         return (f"{self.round.number}-{self.sheet_version}-{self.clock_version}"
-                f"-{self.clock_state}")
+                f"-{self.clock_state}-{self.players_version}")
 
 
 def poll_state(table: Table, number: int | None = None) -> PollState | None:
@@ -179,7 +180,8 @@ def poll_state(table: Table, number: int | None = None) -> PollState | None:
     if row is None:
         return None
     return PollState(round=row, sheet_version=row.sheet_version or 1,
-                     clock_version=row.clock_version, clock_state=clock_state(row))
+                     clock_version=row.clock_version, clock_state=clock_state(row),
+                     players_version=table.tournament.players_version)
 
 
 _UNREAD = object()

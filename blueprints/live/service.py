@@ -89,15 +89,15 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
 
 def _versions_columns(rows):
     """What the unchanged poll compares, of core.table_pages.link_statement's rows: the
-    table's token, the clock of the tournament's round and of the table's, the sheet's
-    version and the latest call's."""
+    table's token, the tournament's players_version, the clock of the tournament's round
+    and of the table's, the sheet's version and the latest call's."""
 
     def clock_columns(rnd, prefix):
         return [getattr(rnd, column.key).label(prefix + column.key)
                 for column in clock_service.CLOCK_COLUMNS]
 
     call = rows.call
-    return (Table.token, Tournament.id.label("tournament_id"),
+    return (Table.token, Tournament.id.label("tournament_id"), Tournament.players_version,
             *clock_columns(rows.clock_round, "c_"), *clock_columns(rows.table_round, "t_"),
             rows.sheet.version.label("sheet_version"), call.id.label("call_id"),
             call.version.label("call_version"), call.state.label("call_state"),
@@ -147,7 +147,7 @@ def fast_unchanged(dbapi_connection, dialect, code: str, number: int, token: str
         return False
     mine = _Prefixed(row, "t_")
     panel = (f"{row.t_number}-{row.sheet_version or 1}-{row.t_clock_version}"
-             f"-{round_clock(mine).state(now)}")
+             f"-{round_clock(mine).state(now)}-{row.players_version}")
     if shown.get(PANEL) and shown.get(PANEL) != panel:
         return False
     # As table_poll: the table's call, unless ended and dismissed on this phone.

@@ -48,9 +48,10 @@ TIME_NOT_CONFIRMED = ("Nothing was recorded. Tick \u201cYes, the director called
 def page(code, number):
     """The table's page: round, clock, seats, where each goes next, the sheet so far.
 
-    Its live panel polls with v=<round>-<sheet version>-<clock version>-<clock state>
-    (sheets.PollState): 204 when nothing changed, the panel when the sheet or the clock
-    changed, a full refresh when the table has moved on to another round. The page reads
+    Its live panel polls with v=<round>-<sheet version>-<clock version>-<clock state>-
+    <players version> (sheets.PollState): 204 when nothing changed, the panel when the
+    sheet, the clock or a player's name changed, a full refresh when the table has moved
+    on to another round. The page reads
     the table, the clock, the round and the call bar's call in one query
     (core.table_pages); the 204 comes from the one poll (blueprints/live)."""
     table = g.table

@@ -10,6 +10,7 @@ import pytest
 
 from blueprints.calls import queue as calls_queue
 from blueprints.calls import table_calls
+from blueprints.director.common import players_changed
 from models import db
 from tests.conftest import make_tournament
 from tests.table.conftest import TableClient, count_queries
@@ -79,6 +80,19 @@ def test_a_saved_game_sends_only_the_panel(east):
     assert 'id="panel"' in html and 'hx-swap-oob="true"' in html
     # The phone now shows the new version: quiet again.
     assert poll(east, {**shown, **parts}).status_code == 204
+
+
+def test_a_corrected_name_sends_the_panel(east):
+    """No sheet changes when the director corrects a name, yet the panel shows it."""
+    shown = live_parts(east.get().get_data(as_text=True))
+    player = next(p for p in east.tournament.players if p.number == 1)
+    player.name = "Ruth Abrams"
+    players_changed(east.tournament)
+    db.session.commit()
+    response = poll(east, shown)
+    assert response.status_code == 200
+    assert set(live_parts(response.get_data(as_text=True))) == {"panel"}
+    assert "Ruth Abrams" in response.get_data(as_text=True)
 
 
 def test_a_lost_answer_is_sent_again(east):
@@ -235,6 +249,8 @@ def test_the_one_statement_agrees_with_the_full_view_through_a_round(east, direc
     check()                                                       # next round seated
     check(round_no=1)                                             # a page pinned to round 1
     check(round_no=2)
+    players_changed(tournament)
+    check()                                                       # a player renamed
     assert len({tuple(s.values()) for s in states}) >= 9  # the states really differed
 
 

@@ -210,7 +210,8 @@ def test_no_fifth_game(east):
 
 
 def test_polling_the_table_answers_204_when_nothing_changed(east):
-    shown = f"1-{east.version()}-0-not_started"  # round, sheet version, clock version, state
+    # round, sheet version, clock version, clock state, players version
+    shown = f"1-{east.version()}-0-not_started-0"
     assert east.client.get(east.url("", v=shown), headers=HX).status_code == 204
     east.save(1, outcome="wall")
     response = east.client.get(east.url("", v=shown), headers=HX)
@@ -225,7 +226,7 @@ def test_polling_refreshes_the_page_when_the_table_moves_to_another_round(east):
 
 def test_the_panel_polls_with_round_version_and_clock_state(east):
     text = east.get().get_data(as_text=True)
-    assert f'data-live="panel" data-live-version="1-{east.version()}-0-not_started"' in text
+    assert f'data-live="panel" data-live-version="1-{east.version()}-0-not_started-0"' in text
 
 
 def test_a_form_without_a_version_is_treated_as_stale(east):
