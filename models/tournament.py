@@ -50,8 +50,8 @@ class Tournament(db.Model):
     # None: BASE_URL, else the address of the request.
     public_url: Mapped[str | None] = mapped_column(String(200))
     # Counts changes to the players (added, renamed, renumbered, withdrawn, a substitute
-    # named): the live pages' fingerprints include it, so a page that shows names
-    # refreshes when one is corrected (blueprints.director.players bumps it in SQL).
+    # named): the live parts' fingerprints include it, so a part that shows names
+    # refreshes when one is corrected (blueprints.director.common.players_changed).
     players_version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     staff: Mapped[list[TournamentStaff]] = relationship(

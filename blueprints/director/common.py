@@ -46,9 +46,9 @@ def audit(tournament: Tournament, user: User | None, action: str, subject: str =
 
 def players_changed(tournament: Tournament) -> None:
     """Count a change to the players (one added, renamed, renumbered, withdrawn or
-    replaced) in the tournament's players_version, in the change's unit: the live pages
-    that show names (the standings, the big screen's leaders) fingerprint it, so a
-    corrected name reaches their next poll. Counted in SQL: two directors' changes at once
+    replaced) in the tournament's players_version, in the change's unit: the live parts
+    that show names (the standings, the big screen's leaders, a table's panel) fingerprint
+    it, so a corrected name reaches their next poll. Counted in SQL: two directors' changes at once
     are two counts, not one."""
     db.session.execute(update(Tournament).where(Tournament.id == tournament.id)
                        .values(players_version=Tournament.players_version + 1)
