@@ -198,3 +198,36 @@ def test_the_import_preview_reads_on_a_320_px_phone(live_server, director_accoun
         assert_accessible(page)
     finally:
         context.close()
+
+
+def test_the_overview_follows_round_one_seated_from_another_screen(live_server,
+                                                                  director_account, page):
+    """A co-director seats round 1 at the desk: the overview open on this phone reloads
+    itself, "Run the event" first and the director's bar shown, with no tap."""
+    email, password = director_account
+    with live_server.app_context():
+        from sqlalchemy import select
+
+        from blueprints.director.tournaments import create_tournament
+        from models import Player, User, db
+
+        director = db.session.scalar(select(User).where(User.email == email))
+        tournament = create_tournament(director, name="Desk Seated Open", preset="tnt",
+                                       rounds=3)
+        tournament.players.extend(Player(number=n, name=f"Player {n}") for n in range(1, 9))
+        db.session.commit()
+        tournament_id = tournament.id
+    sign_in(page, live_server, email, password)
+    page.goto(f"{live_server.url}/director/t/{tournament_id}")
+    expect(page.locator("#director-bar")).to_have_count(0)
+    with live_server.app_context():
+        from blueprints.director.seating import seat_round_one
+        from models import Tournament, User, db
+
+        director = db.session.scalar(select(User).where(User.email == email))
+        seat_round_one(db.session.get(Tournament, tournament_id), method="number",
+                       user=director)
+        db.session.commit()
+    expect(page.locator("#director-bar")).to_contain_text("Round 1", timeout=WITHIN_ONE_POLL)
+    run = page.get_by_role("heading", name="Run the event")
+    assert run.bounding_box()["y"] < 844

@@ -21,6 +21,7 @@ from core.access import ANY_STAFF, staff_tournament
 from core.calls import DISMISSED_COOKIE, dismissed_ids
 from core.lookup import BadLink, tournament_by_code
 from core.numbers import small_int
+from core.rounds import round_row
 from core.table_pages import asked_round
 
 from . import service
@@ -28,6 +29,9 @@ from . import service
 bp = Blueprint("live", __name__, url_prefix="/live")
 
 BAR, QUEUE = "bar", "queue"
+# The overview lays itself out by whether round 1 is seated ("Run the event" first, the
+# director's bar): it sends what it was laid out for, and reloads when that changed.
+SEATED = "seated"
 
 
 def table_url(table, round_no: int | None = None) -> str:
@@ -123,6 +127,10 @@ def director(tournament_id):
     tournament = staff_tournament(tournament_id, ANY_STAFF)
     if not wants_partial():
         return redirect(url_for("clock.console", tournament_id=tournament.id))
+    if SEATED in request.args and request.args[SEATED] != seated_version(tournament):
+        response = make_response("", 200)
+        response.headers["HX-Refresh"] = "true"
+        return response
     live_url = url_for("live.director", tournament_id=tournament.id,
                        back=request.args.get("back"), table=request.args.get("table"))
     parts = []
@@ -136,6 +144,11 @@ def director(tournament_id):
             parts.append(queue.render())
     return _parts(parts + _bar(tournament, live_url, request.args.get("back")),
                   clock_changed)
+
+
+def seated_version(tournament) -> str:
+    """What the overview's "seated" part says: is round 1 seated."""
+    return "yes" if round_row(tournament, 1) is not None else "no"
 
 
 def _bar(tournament, live_url: str, back: str | None) -> list[str]:

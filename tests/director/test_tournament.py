@@ -313,10 +313,17 @@ def test_the_overview_polls_once_before_round_one_is_seated_too(client, director
     url = re.search(r'hx-get="([^"]*)"', poller).group(1).replace("&amp;", "&")
     assert url.startswith(f"/live/director/{tournament.id}?")
     shown = dict(re.findall(r'data-live="(\w+)" data-live-version="([^"]*)"', page))
-    assert shown == {"clock": "none"}
+    assert shown == {"clock": "none", "seated": "no"}
     hx = {"HX-Request": "true"}
-    assert client.get(f"{url}&clock=none", headers=hx).status_code == 204
+    assert client.get(f"{url}&clock=none&seated=no", headers=hx).status_code == 204
     seat_round_one(tournament, method="number", user=director)
     db.session.commit()
+    # seated from another screen: the overview reloads, "Run the event" first and the bar
+    reload = client.get(f"{url}&clock=none&seated=no", headers=hx)
+    assert reload.status_code == 200 and reload.headers.get("HX-Refresh") == "true"
+    page = client.get(f"/director/t/{tournament.id}").get_data(as_text=True)
+    assert 'data-live="seated" data-live-version="yes"' in page
+    assert page.index('id="run-the-event"') < page.index("Round 1 seated")
+    # a page that sends no "seated" (any other director page) gets the clock as before
     answer = client.get(f"{url}&clock=none", headers=hx).get_data(as_text=True)
     assert 'id="clock"' in answer and 'hx-swap-oob="true"' in answer and "Round 1" in answer
