@@ -263,13 +263,12 @@ def sign_in(page, live_server, email, password) -> None:
     page.wait_for_url("**/director/**")
 
 
-def seat_new_tournament(director_email, name, player_count):
+def new_tournament(director_email, name, player_count):
     """Inside the live server's app context: a 3-round TNT tournament `name` run by the
-    account `director_email`, players 1..player_count ("Player N") seated by number for
-    round one. Returns (tournament, round one); the caller adds to it and commits."""
+    account `director_email`, with players 1..player_count ("Player N"), not seated yet.
+    Returns (tournament, its director); the caller adds to it and commits."""
     from sqlalchemy import select
 
-    from blueprints.director.seating import seat_round_one
     from blueprints.director.tournaments import create_tournament
     from models import Player, User, db
 
@@ -278,8 +277,16 @@ def seat_new_tournament(director_email, name, player_count):
     for number in range(1, player_count + 1):
         tournament.players.append(Player(number=number, name=f"Player {number}"))
     db.session.flush()
-    rnd = seat_round_one(tournament, method="number", user=director)
-    return tournament, rnd
+    return tournament, director
+
+
+def seat_new_tournament(director_email, name, player_count):
+    """new_tournament with round one seated by number. Returns (tournament, round one);
+    the caller adds to it and commits."""
+    from blueprints.director.seating import seat_round_one
+
+    tournament, director = new_tournament(director_email, name, player_count)
+    return tournament, seat_round_one(tournament, method="number", user=director)
 
 
 def pytest_collection_modifyitems(items):

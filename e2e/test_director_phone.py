@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from e2e.conftest import (
     WITHIN_ONE_POLL,
     assert_accessible,
+    new_tournament,
     screenshot,
     seat_new_tournament,
     sign_in,
@@ -206,15 +207,9 @@ def test_the_overview_follows_round_one_seated_from_another_screen(live_server,
     itself, "Run the event" first and the director's bar shown, with no tap."""
     email, password = director_account
     with live_server.app_context():
-        from sqlalchemy import select
+        from models import db
 
-        from blueprints.director.tournaments import create_tournament
-        from models import Player, User, db
-
-        director = db.session.scalar(select(User).where(User.email == email))
-        tournament = create_tournament(director, name="Desk Seated Open", preset="tnt",
-                                       rounds=3)
-        tournament.players.extend(Player(number=n, name=f"Player {n}") for n in range(1, 9))
+        tournament, _director = new_tournament(email, "Desk Seated Open", 8)
         db.session.commit()
         tournament_id = tournament.id
     sign_in(page, live_server, email, password)
@@ -222,11 +217,11 @@ def test_the_overview_follows_round_one_seated_from_another_screen(live_server,
     expect(page.locator("#director-bar")).to_have_count(0)
     with live_server.app_context():
         from blueprints.director.seating import seat_round_one
-        from models import Tournament, User, db
+        from models import Tournament, db
 
-        director = db.session.scalar(select(User).where(User.email == email))
-        seat_round_one(db.session.get(Tournament, tournament_id), method="number",
-                       user=director)
+        tournament = db.session.get(Tournament, tournament_id)
+        director = tournament.staff[0].user
+        seat_round_one(tournament, method="number", user=director)
         db.session.commit()
     expect(page.locator("#director-bar")).to_contain_text("Round 1", timeout=WITHIN_ONE_POLL)
     run = page.get_by_role("heading", name="Run the event")

@@ -222,8 +222,14 @@ class StandingsPage:
 
     def lines_of(self, number: int) -> tuple[int, int]:
         """Page `number`'s first and last line, counted from 1 (for its link)."""
-        first = (number - 1) * PAGE_LINES
-        return first + 1, min(first + PAGE_LINES, self.total)
+        first, stop = _span(number, self.total)
+        return first + 1, stop
+
+
+def _span(number: int, total: int) -> tuple[int, int]:
+    """Page `number`'s lines of `total`: its first (from 0) and one past its last."""
+    first = (number - 1) * PAGE_LINES
+    return first, min(first + PAGE_LINES, total)
 
 
 def standings_page(lines: list[Line], asked: int | None, me: int | None) -> StandingsPage:
@@ -238,8 +244,7 @@ def standings_page(lines: list[Line], asked: int | None, me: int | None) -> Stan
         if asked is None:
             asked = at // PAGE_LINES + 1
     number = min(max(asked or 1, 1), count)
-    first = (number - 1) * PAGE_LINES
-    return StandingsPage(number, count, first, min(first + PAGE_LINES, total), total, mine)
+    return StandingsPage(number, count, *_span(number, total), total, mine)
 
 
 def _apply_tiebreaks(standings: list[Standing], tiebreaks: list[Tiebreak]):
