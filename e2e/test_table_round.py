@@ -204,3 +204,38 @@ def test_a_wrong_table_link_is_a_plain_page(live_server, page):
     expect(page.get_by_text("This table link is no longer valid. Ask the director for the "
                             "table's QR code.")).to_be_visible()
     assert_accessible(page)
+
+
+def test_four_players_initial_their_totals_at_once_on_their_own_phones(live_server,
+                                                                          new_phone):
+    """Each player scanned the table's QR and opened the review before anyone initialled:
+    every tap counts, with no "the sheet was changed" for the other three."""
+    from blueprints.table.sheet_writes import save_game
+    from core.sheets import sheet_for
+    from models import Round, Table, db
+
+    code, token = seed(live_server, "tnt")
+    with live_server.app_context():
+        table = db.session.scalar(db.select(Table).where(Table.token == token))
+        rnd = db.session.scalar(db.select(Round).where(
+            Round.tournament_id == table.tournament_id, Round.number == 1))
+        for number in range(1, 5):
+            sheet = sheet_for(rnd, table)
+            save_game(table, rnd, number, {"outcome": "wall"}, initials="W",
+                      version=sheet.version if sheet else 1, key=f"wall-{number}")
+    review = f"{live_server.url}/t/{code}/1/review?k={token}"
+    phones = {}
+    for seat, initials in (("E", "RA"), ("S", "BG"), ("W", "CC"), ("N", "DO")):
+        phone = phones[seat] = new_phone()
+        phone.goto(review)
+        phone.locator(f"#initials-{seat}").fill(initials)
+    for seat, initials in (("E", "RA"), ("S", "BG"), ("W", "CC"), ("N", "DO")):
+        phone = phones[seat]
+        phone.locator(f"#initials-{seat}").locator("xpath=..").get_by_role(
+            "button", name="Initial").click()
+        expect(phone.locator(".signed-line", has_text=f"Initialled {initials}")
+               ).to_be_visible()
+        expect(phone.locator(".banner-conflict")).to_have_count(0)
+    # the last phone's page shows all four, and East can submit
+    expect(phones["N"].locator(".signed-line")).to_have_count(4)
+    expect(phones["N"].get_by_role("button", name="Submit round 1")).to_be_enabled()

@@ -242,9 +242,25 @@ class GameDefaults(GameAnswers):
         return cls._defaults
 
 
+class ShownTotalField(IntegerField):
+    """The round total a page showed beside a player's initials box (it may be below
+    zero): anything else reads as missing."""
+
+    widget = HiddenInput()
+
+    def process_formdata(self, valuelist):
+        if valuelist:
+            text = str(valuelist[0]).strip()
+            number = small_int(text.removeprefix("-"), MAX_ROW_NUMBER)
+            self.data = None if number is None else -number if text.startswith("-") else number
+
+
 class InitialForm(VersionedForm):
     seat = HiddenField()
     initials = StringField("Initials", validators=[Optional()])
+    # What the initials confirm: a change to another seat's line since the page was
+    # shown (three players initialling at once on their own phones) leaves it standing.
+    total = ShownTotalField(validators=[Optional()])
 
 
 class SubmitForm(VersionedForm):

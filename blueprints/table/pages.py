@@ -118,10 +118,20 @@ def answer(write, *, target: str, message: str | None = None, refused, again: bo
 
 
 def stamp(form, view, keep_key: bool = True) -> None:
-    form.version.data = view.version
-    form.round_no.data = view.round.number
+    shown(form.version, view.version)
+    shown(form.round_no, view.round.number)
     if not (keep_key and form.request_key.data):
         form.request_key.data = new_request_key()
+
+
+def shown(field, value) -> None:
+    """Give a posted form's field the value the page shows now. Not `data` alone: a
+    number field renders what was posted (raw_data) before its data, so a form shown again
+    after a conflict would carry the stale version, and its next tap conflict again (the
+    entry page's GameDefaults fields are never posted: they have no raw_data)."""
+    field.data = value
+    if getattr(field, "raw_data", None):
+        field.raw_data = None
 
 
 def sent(form) -> dict:

@@ -7,6 +7,7 @@ request key and the refusals of blueprints.table.sheet_writes)."""
 
 from __future__ import annotations
 
+from blueprints.common import points_text
 from core.errors import Replay
 from core.lookup import rules_of
 from core.sheets import stored_totals, subject_of
@@ -42,12 +43,27 @@ def _every_game_entered(sheet: Scoresheet, table: Table, field: str, message: st
 
 @sheet_write
 def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
-               version: int | None, key: str | None) -> Scoresheet:
-    """A player's initials beside their round total (every game must be entered)."""
+               version: int | None, key: str | None,
+               shown_total: int | None = None) -> Scoresheet:
+    """A player's initials beside their round total (every game must be entered).
+
+    The initials confirm `shown_total`, the total the page showed them. When the sheet
+    changed since (the usual case: the other players initialling at the same moment on
+    their own phones), they still apply if that total stands; if it does not, they are
+    refused at the player's box with the total as it now is."""
     if seat not in SEATS:
         raise SheetError("seat", "Choose your seat.")
     sheet, key = sheet_and_key(round_, table, key, "initial", seat)
     initials = check_initials(initials, f"initials_{seat}")
+    if shown_total is not None and version != sheet.version and \
+            sheet.state == SheetState.OPEN:
+        total = stored_totals(sheet)[seat]
+        if total != shown_total:
+            raise SheetError(f"initials_{seat}", f"A game was changed meanwhile: your total "
+                             f"is now {points_text(total)}. Check it, then initial again.",
+                             status=409)
+        # the bump below still fails if anything changes the sheet from here on
+        version = sheet.version
     sheet = begin_write(sheet, version, key)
     _every_game_entered(sheet, table, f"initials_{seat}", "Enter every game first (or record "
                         "the rest as time called), then initial the round total.")

@@ -30,6 +30,7 @@ from .pages import (
     page_context,
     query_int,
     sent,
+    shown,
     stamp,
     table_round,
     versioned,
@@ -205,8 +206,10 @@ def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=Non
         if seat in forms:
             initial_forms[seat] = forms[seat]
             stamp(forms[seat], view)
+            shown(forms[seat].total, view.totals[seat])
         elif initials_shown:
-            initial_forms[seat] = versioned(InitialForm, view, seat=seat)
+            initial_forms[seat] = versioned(InitialForm, view, seat=seat,
+                                            total=view.totals[seat])
     to = table_links(table, rnd.number)
     context = page_context(table, view, to=to)
     context.update(
@@ -273,7 +276,8 @@ def initial(code, number):
     form = InitialForm()
     seat = form.seat.data or ""
     return answer(lambda: signoffs.sign_round(
-        table, rnd, seat, form.initials.data or "", **sent(form)),
+        table, rnd, seat, form.initials.data or "", shown_total=form.total.data,
+        **sent(form)),
         target=link("table.review", table, rnd.number),
         message=f"{SEAT_NAMES.get(seat, seat)} initialled.",
         refused=review_again(forms={seat: form} if seat in SEATS else None))

@@ -3,6 +3,7 @@ table URL."""
 
 from __future__ import annotations
 
+import re
 import secrets
 
 import pytest
@@ -233,3 +234,63 @@ def test_the_page_still_shows_the_sheet_if_the_rules_were_edited_after_play(east
     db.session.commit()
     response = east.get()
     assert response.status_code == 200 and ">35<" in response.get_data(as_text=True)
+
+
+def initial_form_of(east, seat):
+    """The hidden fields of `seat`'s initials box as the review page shows it now."""
+    page = east.get("/review").get_data(as_text=True)
+    return dict(re.findall(rf'id="initials-{seat}-(\w+)" name="\w+" type="hidden" '
+                           r'value="([^"]*)"', page))
+
+
+def test_players_initialling_at_once_on_their_own_phones_all_count(east):
+    play_round(east)
+    shown = {seat: initial_form_of(east, seat) for seat in "ESWN"}
+    assert len({fields["version"] for fields in shown.values()}) == 1
+    assert shown["S"]["total"] == "60"
+    for seat in "ESWN":  # each phone posts the page it loaded, before the others' initials
+        response = east.post("/initial", {**shown[seat], "seat": seat, "initials": seat * 2})
+        assert response.status_code == 303, response.get_data(as_text=True)
+    sheet = east.sheet()
+    assert {s.seat: s.initials for s in sheet.signoffs} == {s: s * 2 for s in "ESWN"}
+    assert sheet.version == int(shown["E"]["version"]) + 4
+
+
+def test_initials_for_a_total_changed_meanwhile_are_refused_at_the_players_box(east):
+    play_round(east)
+    shown = initial_form_of(east, "S")
+    east.save(1, outcome="mahjong", winner="S", value="25", win_by="self", jokerless="y")
+    response = east.post("/initial", {**shown, "seat": "S", "initials": "SS"})
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    again = initial_form_of(east, "S")
+    assert again["total"] not in ("60", "0") and again["version"] != shown["version"]
+    assert f"your total is now {again['total']}." in page and 'id="err-initials-S"' in page
+    assert 'value="SS"' in page  # what they typed is kept for the second tap
+    # the box is shown again for the total and the sheet as they now are: a second tap counts
+    assert f'id="initials-S-total" name="total" type="hidden" value="{again["total"]}"' in page
+    assert f'id="initials-S-version" name="version" type="hidden" value="{again["version"]}"' \
+        in page
+    assert east.sheet().signoffs == []
+
+
+def test_a_stale_initial_without_the_total_shown_is_a_conflict_as_before(east):
+    play_round(east)
+    shown = initial_form_of(east, "S")
+    east.post("/initial", {**initial_form_of(east, "E"), "seat": "E", "initials": "EE"})
+    del shown["total"]
+    response = east.post("/initial", {**shown, "seat": "S", "initials": "SS"})
+    assert response.status_code == 409
+    assert [s.seat for s in east.sheet().signoffs] == ["E"]
+
+
+def test_a_resent_initial_is_applied_once_after_the_sheet_moved_on(east):
+    play_round(east)
+    shown = initial_form_of(east, "S")
+    data = {**shown, "seat": "S", "initials": "SS"}
+    assert east.post("/initial", data).status_code == 303
+    east.post("/initial", {**initial_form_of(east, "E"), "seat": "E", "initials": "EE"})
+    assert east.post("/initial", data).status_code == 303  # answered as if it succeeded
+    events = db.session.scalars(db.select(AuditEvent).where(
+        AuditEvent.action == "round.initial")).all()
+    assert sorted(e.after["seat"] for e in events) == ["E", "S"]
