@@ -9,10 +9,11 @@ e2e/test_table_round.py."""
 from __future__ import annotations
 
 import re
+import secrets
 
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_accessible, screenshot, sign_in
+from e2e.conftest import WITHIN_ONE_POLL, assert_accessible, screenshot, sign_in
 from e2e.test_table_round import save, tap
 
 
@@ -140,3 +141,21 @@ def test_director_results_page_is_accessible(live_server, page, director_account
 
     page.goto(f"{live_server.url}/results/director/{tournament_id}/print")
     assert_accessible(page)
+
+
+def test_the_standings_offline_say_the_page_may_be_out_of_date(live_server, page,
+                                                               director_account):
+    """The standings have no clock: the "No connection" line speaks of the page."""
+    email, _password = director_account
+    code = "OFF" + secrets.token_hex(2).upper()
+    seed_tournament(live_server, email, code)
+    submit(live_server, code, 1, 1, [win("E")])
+    page.goto(f"{live_server.url}/results/{code}")
+    banner = page.locator("#offline-banner")
+    expect(page.locator("table.standings tbody tr")).to_have_count(8)
+    page.context.set_offline(True)
+    expect(banner).to_have_text("No connection: this page may be out of date. Trying "
+                                "again\u2026", timeout=WITHIN_ONE_POLL)
+    expect(banner).to_be_in_viewport()
+    page.context.set_offline(False)
+    expect(banner).to_be_hidden(timeout=WITHIN_ONE_POLL)

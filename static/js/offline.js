@@ -4,7 +4,14 @@
 // how they poll and this still works.
 (function () {
   "use strict";
-  var TEXT = "No connection: the clock may be behind. Trying again\u2026";
+  // Said of what the page shows: a clock that ticks on its own from the last answer, or
+  // (the standings, the leaders, a player's scores) what was true at the last answer.
+  var CLOCK_TEXT = "No connection: the clock may be behind. Trying again\u2026";
+  var PAGE_TEXT = "No connection: this page may be out of date. Trying again\u2026";
+
+  function text() {
+    return document.querySelector("[data-clock], [data-remaining]") ? CLOCK_TEXT : PAGE_TEXT;
+  }
 
   function isPoll(event) {
     var elt = event.detail && event.detail.elt;
@@ -28,7 +35,8 @@
 
   function show() {
     var box = banner();
-    if (box.textContent !== TEXT) { box.textContent = TEXT; }
+    var words = text();
+    if (box.textContent !== words) { box.textContent = words; }
     box.hidden = false;
   }
 
