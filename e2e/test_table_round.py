@@ -239,3 +239,46 @@ def test_four_players_initial_their_totals_at_once_on_their_own_phones(live_serv
     # the last phone's page shows all four, and East can submit
     expect(phones["N"].locator(".signed-line")).to_have_count(4)
     expect(phones["N"].get_by_role("button", name="Submit round 1")).to_be_enabled()
+
+
+def test_initials_for_a_total_a_correction_moved_are_refused_at_the_box(live_server,
+                                                                        new_phone):
+    """South opened the review, then East corrected a game that changed South's total:
+    South's tap is refused at their box with the new total, their initials kept."""
+    from blueprints.table.sheet_writes import save_game
+    from core.sheets import sheet_for
+    from models import Round, Table, db
+
+    code, token = seed(live_server, "tnt")
+
+    def wall_games(records):
+        with live_server.app_context():
+            table = db.session.scalar(db.select(Table).where(Table.token == token))
+            rnd = db.session.scalar(db.select(Round).where(
+                Round.tournament_id == table.tournament_id, Round.number == 1))
+            for number, record in records:
+                sheet = sheet_for(rnd, table)
+                save_game(table, rnd, number, record, initials="W",
+                          version=sheet.version if sheet else 1, key=secrets.token_hex(4))
+
+    wall_games([(n, {"outcome": "wall"}) for n in range(1, 5)])
+    south = new_phone()
+    south.goto(f"{live_server.url}/t/{code}/1/review?k={token}")
+    expect(south.locator("#total-S")).to_have_text("40")  # four wall games, 10 each
+    south.locator("#initials-S").fill("BG")
+    wall_games([(1, {"outcome": "mahjong", "winner": "S", "value": 25, "self_picked": True})])
+    south.locator("#initials-S").locator("xpath=..").get_by_role("button",
+                                                                name="Initial").click()
+    expect(south.locator("#err-initials-S")).to_contain_text(
+        "A game was changed meanwhile: your total is now ")
+    # the page comes back at the player's box, not at its top, 3,000 px above
+    expect(south.locator("#err-initials-S")).to_be_in_viewport()
+    total = south.locator("#total-S").inner_text()
+    assert total != "40"
+    expect(south.locator("#err-initials-S")).to_contain_text(f"your total is now {total}.")
+    expect(south.locator("#initials-S")).to_have_value("BG")
+    screenshot(south, "review-initials-total-moved")
+    assert_accessible(south)
+    south.locator("#initials-S").locator("xpath=..").get_by_role("button",
+                                                                name="Initial").click()
+    expect(south.locator(".signed-line", has_text="Initialled BG")).to_be_visible()
