@@ -175,3 +175,27 @@ def test_substitution_staff_and_fixed_rules_on_a_phone(live_server, page, direct
     expect(page.get_by_text("Scores have been entered, so the rules are fixed")).to_be_visible()
     screenshot(page, "director-rules-fixed")
     assert_accessible(page)
+
+
+def test_a_rule_refused_far_down_the_page_comes_back_in_view(live_server, page,
+                                                            director_account):
+    """The rules page is some 8,000 px long on a phone, and reloads at its top after a
+    save: the refused rule's reason takes the focus, so the director sees it."""
+    from e2e.conftest import new_tournament
+
+    email, password = director_account
+    with live_server.app_context():
+        from models import db
+
+        tournament, _director = new_tournament(email, "Rules Open", 8)
+        db.session.commit()
+        tournament_id = tournament.id
+    sign_in(page, live_server, email, password)
+    page.goto(f"{live_server.url}/director/t/{tournament_id}/rules")
+    page.locator(".rule-field input[type=number]").last.fill("999999")
+    page.get_by_role("button", name="Save the rules").click()
+    error = page.locator(".rule-field.has-error .error").first
+    expect(error).to_be_visible()
+    expect(error).to_be_in_viewport()
+    assert page.evaluate("window.scrollY") > 1000
+    assert_accessible(page)

@@ -48,5 +48,6 @@ def enter_a_game(tournament, round_no=1):
 
 def error_at(body: str, field: str) -> str:
     """The message shown at a form field (the field() macro's <p id="<field>-error">)."""
-    match = re.search(rf'<p class="error" id="{re.escape(field)}-error">(.*?)</p>', body, re.S)
+    match = re.search(rf'<p class="error" id="{re.escape(field)}-error"[^>]*>(.*?)</p>', body,
+                      re.S)
     return html.unescape(match.group(1)) if match else ""
