@@ -48,6 +48,11 @@ def _ids() -> dict:
                 round_no=g.round.number)
 
 
+def _restamped(form, view):
+    stamp(form, view)
+    return form
+
+
 def director_page(status=200, errors=None, conflict=None, end_form=None):
     tournament, table, rnd = g.tournament, g.table, g.round
     view = sheet_view(table, rnd)
@@ -57,7 +62,7 @@ def director_page(status=200, errors=None, conflict=None, end_form=None):
         role=g.role, errors=errors or {}, conflict=conflict,
         verify_form=versioned(VerifyForm, view), ids=ids,
         verify_url=url_for("table.verify", **ids),
-        end_form=end_form or versioned(EndRoundForm, view),
+        end_form=_restamped(end_form, view) if end_form else versioned(EndRoundForm, view),
         end_url=url_for("table.end_round", **ids),
         amend_link=lambda game_no: url_for("table.amend", game_no=game_no, **ids),
         table_link=link("table.page", table, rnd.number),
@@ -99,8 +104,8 @@ def end_round(tournament_id, table_no, round_no):
                           "or -10 (at most 500)."})
 
     def refused(error, status):
-        if isinstance(error, Conflict):
-            return director_page(status, conflict=CONFLICT)
+        if isinstance(error, Conflict):  # what they typed stays, for the sheet as it is now
+            return director_page(status, conflict=CONFLICT, end_form=form)
         field = "end_reason" if error.field == "end_reason" else "end"
         return director_page(status, end_form=form, errors={field: error.message})
 

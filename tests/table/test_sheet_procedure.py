@@ -5,6 +5,7 @@ and West checks the sheet; under Hidden Tile the director can end one table's ro
 
 from __future__ import annotations
 
+import re
 import secrets
 
 import pytest
@@ -251,6 +252,29 @@ def test_ending_a_round_refuses_bad_input_at_the_field(client, hidden, data, fie
     response = client.post(sheet_url(hidden, tail="/end"), data={**end_form(table), **data})
     assert response.status_code == 422 and field in response.get_data(as_text=True)
     assert len(table.sheet().games) == 1
+
+
+def test_ending_a_round_the_table_changed_meanwhile_keeps_what_the_director_typed(client,
+                                                                                   hidden):
+    table = TableClient(client, hidden)
+    table.save(1, outcome="wall")
+    stale = end_form(table, points_N="10")
+    table.save(2, outcome="wall")  # the table saves a game while the director types
+    response = client.post(sheet_url(hidden, tail="/end"), data=stale)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Incorrect exposed hand: two hands left intact" in page
+    assert 'name="points_N" maxlength="4" value="10"' in page
+    # every form on the page now carries the sheet's version, so the next tap counts
+    assert set(re.findall(r'name="version" type="hidden" value="(\d+)"', page)) == {
+        str(table.version())}
+    again = dict(re.findall(r'name="(request_key|round_no|version)" type="hidden" '
+                            r'value="([^"]*)"', page.split('end-table-round"')[1]))
+    response = client.post(sheet_url(hidden, tail="/end"),
+                           data={**again, "reason": stale["reason"], "points_N": "10"})
+    assert response.status_code == 303
+    assert [g.record["outcome"] for g in table.sheet().games] == ["wall", "wall", "ended",
+                                                                  "ended"]
 
 
 def test_under_tnt_the_director_does_not_end_one_tables_round(client, east, tnt):
