@@ -73,11 +73,13 @@ def initial_and_submit(phone):
     phone.get_by_text("Time was called before games 2–4 were finished?").click()
     phone.get_by_label("Yes, the director called time").check()
     phone.get_by_role("button", name=re.compile("as time called")).click()
-    expect(phone.get_by_role("heading", level=1)).to_contain_text("review")
+    expect(phone.locator(".flash", has_text="recorded as time called")).to_be_visible()
     for seat in ("E", "S", "W", "N"):
         phone.locator(f"#initials-{seat}").fill("PP")
         phone.locator(f"#initials-{seat}").locator("xpath=..").get_by_role(
             "button", name="Initial").click()
+        # the answer replaces the page (hx-boost): the box is gone once it is in
+        expect(phone.locator(f"#initials-{seat}")).to_have_count(0)
     expect(phone.locator(".signed-line", has_text="Initialled PP")).to_have_count(4)
     phone.get_by_role("button", name="Submit round 1").click()
     expect(phone.get_by_text(re.compile(r"Submitted \d\d:\d\d, changes only by the director"))

@@ -124,7 +124,7 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
         page.get_by_text("Time was called before game 4 was finished?").click()
         page.get_by_label("Yes, the director called time").check()
         page.get_by_role("button", name=re.compile("as time called")).click()
-        expect(page.get_by_role("heading", level=1)).to_contain_text("review")
+        expect(page.locator(".flash", has_text="recorded as time called")).to_be_visible()
     else:
         page.get_by_role("link", name="Enter game 4").click()
         tap(page, "outcome", "time")
@@ -282,3 +282,60 @@ def test_initials_for_a_total_a_correction_moved_are_refused_at_the_box(live_ser
     south.locator("#initials-S").locator("xpath=..").get_by_role("button",
                                                                 name="Initial").click()
     expect(south.locator(".signed-line", has_text="Initialled BG")).to_be_visible()
+
+
+def test_submit_with_the_network_cut_says_so_and_a_second_tap_submits_once(live_server,
+                                                                             page):
+    """The round's end is when the venue's Wi-Fi is busiest: East's Submit (and a
+    player's initials) sent into a dead network say so at the button, the page stays as
+    it is, and a tap once the Wi-Fi is back submits the sheet once."""
+    from blueprints.table import signoffs
+    from blueprints.table.sheet_writes import save_game
+    from core.sheets import sheet_for
+    from models import Round, Table, db
+
+    code, token = seed(live_server, "tnt")
+    with live_server.app_context():
+        table = db.session.scalar(db.select(Table).where(Table.token == token))
+        rnd = db.session.scalar(db.select(Round).where(
+            Round.tournament_id == table.tournament_id, Round.number == 1))
+        for number in range(1, 5):
+            sheet = sheet_for(rnd, table)
+            save_game(table, rnd, number, {"outcome": "wall"}, initials="W",
+                      version=sheet.version if sheet else 1, key=f"wall-{number}")
+        for seat in "ESW":
+            signoffs.sign_round(table, rnd, seat, seat * 2,
+                                version=sheet_for(rnd, table).version, key=f"in-{seat}")
+        tournament_id = table.tournament_id
+    page.goto(f"{live_server.url}/t/{code}/1/review?k={token}")
+    page.locator("#initials-N").fill("DO")
+    page.context.set_offline(True)
+    page.locator("#initials-N").locator("xpath=..").get_by_role("button",
+                                                               name="Initial").click()
+    note = page.locator(".initial-form .send-note")
+    expect(note).to_contain_text("No answer from the server")
+    expect(note).to_be_in_viewport()
+    expect(page.locator("#initials-N")).to_have_value("DO")
+    screenshot(page, "review-initial-not-sent", full_page=False)
+    page.context.set_offline(False)
+    page.locator("#initials-N").locator("xpath=..").get_by_role("button",
+                                                               name="Initial").click()
+    expect(page.locator(".signed-line", has_text="Initialled DO")).to_be_visible()
+    expect(page.get_by_text("North initialled.")).to_be_in_viewport()  # the page's top
+
+    # the reply is lost, not the request: the sheet is submitted, and the second tap
+    # says so rather than submitting it twice
+    page.route("**/submit?**", lambda route: (route.fetch(), route.abort())[1])
+    page.get_by_role("button", name="Submit round 1").click()
+    expect(page.locator(".submit-form .send-note")).to_contain_text(
+        "if the first tap got through, it counts only once")
+    page.unroute("**/submit?**")
+    page.get_by_role("button", name="Submit round 1").click()
+    expect(page.get_by_text(re.compile(r"Submitted \d\d:\d\d, changes only by the director"))
+           ).to_be_visible()
+    with live_server.app_context():
+        from models import AuditEvent
+
+        assert db.session.scalar(db.select(db.func.count()).select_from(AuditEvent).where(
+            AuditEvent.action == "sheet.submit",
+            AuditEvent.tournament_id == tournament_id)) == 1

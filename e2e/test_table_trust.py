@@ -314,7 +314,7 @@ def test_at_time_up_enter_game_stays_first_and_zeroing_is_a_second_step(live_ser
     assert_accessible(page)
     page.locator("label[for=time-confirm]").click()
     page.get_by_role("button", name="Record games 2–4 as time called").click()
-    expect(page.get_by_text("recorded as time called")).to_be_visible()
+    expect(page.locator(".flash", has_text="recorded as time called")).to_be_visible()
     zero = dict.fromkeys("ESWN", 0)
     assert db_games(live_server, code) == [(1, "mahjong", zero), (2, "time", zero),
                                            (3, "time", zero), (4, "time", zero)]

@@ -104,6 +104,54 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.successful && place(event)) { clearNotes(); }
   });
+  // The sheet's other forms (the review's initials, West's check and Submit; time called)
+  // post through htmx (hx-boost), so a send that gets no answer is said at the form tapped
+  // and the page stays as it is, rather than the browser's own "no internet" page. A lost
+  // request and a lost reply look the same from here: the form's key makes a second tap
+  // count once.
+  function sheetForm(event) {
+    // the form that sent the request (after a swap, event.detail.elt is the page's body)
+    var config = event.detail.requestConfig;
+    var elt = (config && config.elt) || event.detail.elt;
+    var form = elt && elt.closest && elt.closest("form[hx-boost]");
+    return form && !form.closest("#entry") ? form : null;
+  }
+  function formNote(form, text) {
+    var old = form.querySelector(".send-note");
+    if (old) { old.remove(); }
+    var box = document.createElement("p");
+    box.className = "send-note";
+    box.setAttribute("role", "alert");
+    box.textContent = text;
+    var button = form.querySelector("button[type=submit], button:not([type])");
+    var spot = button ? button.closest(".inline-input") || button : null;
+    form.insertBefore(box, spot && spot.parentNode === form ? spot : null);
+    box.scrollIntoView({block: "nearest"});
+  }
+  document.addEventListener("htmx:sendError", function (event) {
+    var form = sheetForm(event);
+    if (form) {
+      formNote(form, "No answer from the server: the Wi-Fi may be down. Tap again: if the " +
+        "first tap got through, it counts only once.");
+    }
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    var form = sheetForm(event);
+    var status = event.detail.xhr.status;
+    if (form && status !== 422 && status !== 409) {
+      formNote(form, "The server could not take this (error " + status + "). Tap again.");
+    }
+  });
+  // A boosted answer replaces the page (its forms swap with show:none): show the page's
+  // top, as a plain post would, or a refusal's reason where the page gives one (autofocus,
+  // templates/table/_review.html), as a plain post's page load would.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!sheetForm(event)) { return; }
+    var reason = document.querySelector("[autofocus]");
+    if (reason) { reason.focus(); reason.scrollIntoView({block: "center"}); }
+    else { window.scrollTo(0, 0); }
+  });
+
   // Tapping an answer that is already chosen sends nothing by itself (no change): after a
   // failed send it must, or East is stuck with a selected answer and no next question.
   document.addEventListener("click", function (event) {
