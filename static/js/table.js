@@ -35,13 +35,20 @@
     typed = null;
   });
 
-  // A failed request is reported where East tapped: beside the Save button, or at the step
-  // whose answer did not reach the server, with a way to send it again.
+  // A failed request is reported where it was tapped: beside East's Save, or at the step
+  // whose answer did not reach the server, with a way to send it again; or at the sheet's
+  // other forms (the review's initials, West's check, Submit; time called), which post
+  // through htmx (hx-boost) so that the page stays, not the browser's "no internet" page.
   function place(event) {
-    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    var config = event.detail.requestConfig;
+    var cause = config && config.triggeringEvent;
     var tapped = cause && (cause.submitter || cause.target);
     var form = document.getElementById("entry");
-    if (!form || !tapped || !form.contains(tapped)) { return null; }
+    if (!form || !tapped || !form.contains(tapped)) {
+      // after a swap, event.detail.elt is the page's body: the form is the request's
+      var other = config && config.elt.closest && config.elt.closest("form[hx-boost]");
+      return other && {form: other, spot: other, saving: true, sheet: true};
+    }
     var saving = cause.type === "submit";
     var spot = saving ? form.querySelector("#step-sign .actions")
                       : tapped.closest("fieldset.step, .step, fieldset") || form;
@@ -49,7 +56,7 @@
             after: saving ? null : tapped.closest(".choices")};
   }
   function clearNotes() {
-    document.querySelectorAll("#entry .send-note").forEach(function (note) { note.remove(); });
+    document.querySelectorAll(".send-note").forEach(function (note) { note.remove(); });
     var form = document.getElementById("entry");
     if (form) { delete form.dataset.unsent; }
   }
@@ -87,9 +94,11 @@
     if (!where) { return; }
     if (where.saving) {
       // A lost request and a lost reply look the same from here: say both. A resend
-      // carries the same key, so it never stores the game twice.
-      note(where, "No answer from the server: the Wi-Fi may be down. Your entry is kept " +
-        "here. Tap Save again: if the first tap got through, the game is saved only once.");
+      // carries the same key, so it never stores the game (or the initials) twice.
+      note(where, "No answer from the server: the Wi-Fi may be down. " + (where.sheet
+        ? "Tap again: if the first tap got through, it counts only once."
+        : "Your entry is kept here. Tap Save again: if the first tap got through, the " +
+          "game is saved only once."));
     } else {
       note(where, "Not sent: no connection. Your answer is kept.", "Send this answer again");
     }
@@ -104,49 +113,12 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.successful && place(event)) { clearNotes(); }
   });
-  // The sheet's other forms (the review's initials, West's check and Submit; time called)
-  // post through htmx (hx-boost), so a send that gets no answer is said at the form tapped
-  // and the page stays as it is, rather than the browser's own "no internet" page. A lost
-  // request and a lost reply look the same from here: the form's key makes a second tap
-  // count once.
-  function sheetForm(event) {
-    // the form that sent the request (after a swap, event.detail.elt is the page's body)
-    var config = event.detail.requestConfig;
-    var elt = (config && config.elt) || event.detail.elt;
-    var form = elt && elt.closest && elt.closest("form[hx-boost]");
-    return form && !form.closest("#entry") ? form : null;
-  }
-  function formNote(form, text) {
-    var old = form.querySelector(".send-note");
-    if (old) { old.remove(); }
-    var box = document.createElement("p");
-    box.className = "send-note";
-    box.setAttribute("role", "alert");
-    box.textContent = text;
-    var button = form.querySelector("button[type=submit], button:not([type])");
-    var spot = button ? button.closest(".inline-input") || button : null;
-    form.insertBefore(box, spot && spot.parentNode === form ? spot : null);
-    box.scrollIntoView({block: "nearest"});
-  }
-  document.addEventListener("htmx:sendError", function (event) {
-    var form = sheetForm(event);
-    if (form) {
-      formNote(form, "No answer from the server: the Wi-Fi may be down. Tap again: if the " +
-        "first tap got through, it counts only once.");
-    }
-  });
-  document.addEventListener("htmx:responseError", function (event) {
-    var form = sheetForm(event);
-    var status = event.detail.xhr.status;
-    if (form && status !== 422 && status !== 409) {
-      formNote(form, "The server could not take this (error " + status + "). Tap again.");
-    }
-  });
-  // A boosted answer replaces the page (its forms swap with show:none): show the page's
-  // top, as a plain post would, or a refusal's reason where the page gives one (autofocus,
-  // templates/table/_review.html), as a plain post's page load would.
+  // A sheet form's answer replaces the page (its swap says show:none): show the page's
+  // top, as a plain post would, or the refusal's reason where the page gives one
+  // (autofocus, templates/table/_review.html), as its page load would.
   document.addEventListener("htmx:afterSettle", function (event) {
-    if (!sheetForm(event)) { return; }
+    var where = place(event);
+    if (!where || !where.sheet) { return; }
     var reason = document.querySelector("[autofocus]");
     if (reason) { reason.focus(); reason.scrollIntoView({block: "center"}); }
     else { window.scrollTo(0, 0); }
