@@ -206,23 +206,42 @@ def test_a_wrong_table_link_is_a_plain_page(live_server, page):
     assert_accessible(page)
 
 
-def test_four_players_initial_their_totals_at_once_on_their_own_phones(live_server,
-                                                                          new_phone):
-    """Each player scanned the table's QR and opened the review before anyone initialled:
-    every tap counts, with no "the sheet was changed" for the other three."""
+def write_round_one(live_server, token, games=(), initials=()):
+    """Table `token`'s round 1 written as its phones would (sheet_writes, signoffs), each
+    write at the sheet's version: `games` as (number, record), then `initials` as (seat,
+    initials). Returns the tournament's id."""
+    from blueprints.table import signoffs
     from blueprints.table.sheet_writes import save_game
     from core.sheets import sheet_for
     from models import Round, Table, db
 
-    code, token = seed(live_server, "tnt")
     with live_server.app_context():
         table = db.session.scalar(db.select(Table).where(Table.token == token))
         rnd = db.session.scalar(db.select(Round).where(
             Round.tournament_id == table.tournament_id, Round.number == 1))
-        for number in range(1, 5):
+
+        def version():
             sheet = sheet_for(rnd, table)
-            save_game(table, rnd, number, {"outcome": "wall"}, initials="W",
-                      version=sheet.version if sheet else 1, key=f"wall-{number}")
+            return sheet.version if sheet else 1
+
+        for number, record in games:
+            save_game(table, rnd, number, record, initials="W", version=version(),
+                      key=secrets.token_hex(4))
+        for seat, letters in initials:
+            signoffs.sign_round(table, rnd, seat, letters, version=version(),
+                                key=secrets.token_hex(4))
+        return table.tournament_id
+
+
+WALLS = [(number, {"outcome": "wall"}) for number in range(1, 5)]
+
+
+def test_four_players_initial_their_totals_at_once_on_their_own_phones(live_server,
+                                                                          new_phone):
+    """Each player scanned the table's QR and opened the review before anyone initialled:
+    every tap counts, with no "the sheet was changed" for the other three."""
+    code, token = seed(live_server, "tnt")
+    write_round_one(live_server, token, WALLS)
     review = f"{live_server.url}/t/{code}/1/review?k={token}"
     phones = {}
     for seat, initials in (("E", "RA"), ("S", "BG"), ("W", "CC"), ("N", "DO")):
@@ -245,28 +264,14 @@ def test_initials_for_a_total_a_correction_moved_are_refused_at_the_box(live_ser
                                                                         new_phone):
     """South opened the review, then East corrected a game that changed South's total:
     South's tap is refused at their box with the new total, their initials kept."""
-    from blueprints.table.sheet_writes import save_game
-    from core.sheets import sheet_for
-    from models import Round, Table, db
-
     code, token = seed(live_server, "tnt")
-
-    def wall_games(records):
-        with live_server.app_context():
-            table = db.session.scalar(db.select(Table).where(Table.token == token))
-            rnd = db.session.scalar(db.select(Round).where(
-                Round.tournament_id == table.tournament_id, Round.number == 1))
-            for number, record in records:
-                sheet = sheet_for(rnd, table)
-                save_game(table, rnd, number, record, initials="W",
-                          version=sheet.version if sheet else 1, key=secrets.token_hex(4))
-
-    wall_games([(n, {"outcome": "wall"}) for n in range(1, 5)])
+    write_round_one(live_server, token, WALLS)
     south = new_phone()
     south.goto(f"{live_server.url}/t/{code}/1/review?k={token}")
     expect(south.locator("#total-S")).to_have_text("40")  # four wall games, 10 each
     south.locator("#initials-S").fill("BG")
-    wall_games([(1, {"outcome": "mahjong", "winner": "S", "value": 25, "self_picked": True})])
+    write_round_one(live_server, token, [(1, {"outcome": "mahjong", "winner": "S",
+                                              "value": 25, "self_picked": True})])
     south.locator("#initials-S").locator("xpath=..").get_by_role("button",
                                                                 name="Initial").click()
     expect(south.locator("#err-initials-S")).to_contain_text(
@@ -289,24 +294,9 @@ def test_submit_with_the_network_cut_says_so_and_a_second_tap_submits_once(live_
     """The round's end is when the venue's Wi-Fi is busiest: East's Submit (and a
     player's initials) sent into a dead network say so at the button, the page stays as
     it is, and a tap once the Wi-Fi is back submits the sheet once."""
-    from blueprints.table import signoffs
-    from blueprints.table.sheet_writes import save_game
-    from core.sheets import sheet_for
-    from models import Round, Table, db
-
     code, token = seed(live_server, "tnt")
-    with live_server.app_context():
-        table = db.session.scalar(db.select(Table).where(Table.token == token))
-        rnd = db.session.scalar(db.select(Round).where(
-            Round.tournament_id == table.tournament_id, Round.number == 1))
-        for number in range(1, 5):
-            sheet = sheet_for(rnd, table)
-            save_game(table, rnd, number, {"outcome": "wall"}, initials="W",
-                      version=sheet.version if sheet else 1, key=f"wall-{number}")
-        for seat in "ESW":
-            signoffs.sign_round(table, rnd, seat, seat * 2,
-                                version=sheet_for(rnd, table).version, key=f"in-{seat}")
-        tournament_id = table.tournament_id
+    tournament_id = write_round_one(live_server, token, WALLS,
+                                    [(seat, seat * 2) for seat in "ESW"])
     page.goto(f"{live_server.url}/t/{code}/1/review?k={token}")
     page.locator("#initials-N").fill("DO")
     page.context.set_offline(True)
@@ -334,7 +324,7 @@ def test_submit_with_the_network_cut_says_so_and_a_second_tap_submits_once(live_
     expect(page.get_by_text(re.compile(r"Submitted \d\d:\d\d, changes only by the director"))
            ).to_be_visible()
     with live_server.app_context():
-        from models import AuditEvent
+        from models import AuditEvent, db
 
         assert db.session.scalar(db.select(db.func.count()).select_from(AuditEvent).where(
             AuditEvent.action == "sheet.submit",
