@@ -17,6 +17,17 @@ def round_row(tournament: Tournament, number: int) -> Round | None:
     )
 
 
+def seated(tournament: Tournament) -> bool:
+    """Whether round 1 is seated."""
+    return round_row(tournament, 1) is not None
+
+
+def seated_mark(is_seated: bool) -> str:
+    """What the director's overview sends its poll for `seated` (the layout it was drawn
+    for), and what the poll compares it with (blueprints.live.views.director)."""
+    return "yes" if is_seated else "no"
+
+
 def initial_seating(tournament: Tournament) -> dict[int, dict[str, int]]:
     """Round 1 as {table number: {seat: player id}}."""
     rows = db.session.execute(

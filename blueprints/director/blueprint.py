@@ -15,9 +15,10 @@ from sqlalchemy.exc import IntegrityError
 
 from blueprints.common import external_url
 from core.errors import Conflict, Refused, attach
+from core.rounds import seated
 from tournament.errors import FieldError
 
-from .common import SetupError, seated
+from .common import SetupError
 
 bp = Blueprint("director", __name__, url_prefix="/director")
 DIRECTOR_ONLY = ("director",)

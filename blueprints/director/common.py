@@ -13,7 +13,7 @@ from sqlalchemy import exists, func, or_, select, update
 
 from core.access import staff_role
 from core.errors import Refused
-from core.rounds import initial_seating, round_row
+from core.rounds import initial_seating
 from core.words import staff_actor
 from models import Competition, GameEntry, Player, Round, Scoresheet, Tournament, User, db, record
 
@@ -119,10 +119,6 @@ def ranked_players(tournament: Tournament) -> list[Player]:
 
 def mini_competition(tournament: Tournament) -> Competition | None:
     return next((c for c in tournament.competitions if c.kind == "mini"), None)
-
-
-def seated(tournament: Tournament) -> bool:
-    return round_row(tournament, 1) is not None
 
 
 def initial_seating_ids(tournament: Tournament) -> list[int]:

@@ -9,6 +9,7 @@ from flask_login import current_user
 from blueprints.common import render_page_or_partial
 from core.access import MANAGE, staff_required
 from core.errors import attach
+from core.rounds import seated
 
 from . import common, forms, player_import
 from . import players as player_rows
@@ -23,7 +24,7 @@ def _players_page(tournament, form=None, subs_form=None, status=200):
         subs_form=subs_form or forms.SubstitutesForm(),
         needed=player_rows.substitutes_needed(tournament), count=common.player_count(tournament),
         mini=common.mini_competition(tournament), in_mini=player_rows.in_mini(tournament),
-        seated=common.seated(tournament), mini_closed=player_rows.mini_entry_closed(tournament))
+        seated=seated(tournament), mini_closed=player_rows.mini_entry_closed(tournament))
 
 
 @bp.get("/t/<int:tournament_id>/players")
@@ -142,7 +143,7 @@ def withdraw_player(tournament_id, player_id):
         status = saving.status
     status = status or (422 if form.is_submitted() else 200)
     return render_template("director/withdraw.html", tournament=tournament, player=player,
-                           form=form, seated=common.seated(tournament)), status
+                           form=form, seated=seated(tournament)), status
 
 
 def _next_unstarted_round(tournament) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from core.lookup import rules_of
+from core.rounds import seated
 from core.writes import write
 from models import (
     CompetitionEntry,
@@ -26,7 +27,6 @@ from .common import (
     played_rounds,
     player_count,
     players_changed,
-    seated,
 )
 
 

@@ -10,6 +10,7 @@ from core import access
 from core.access import ANY_STAFF, MANAGE, staff_required
 from core.errors import attach
 from core.lookup import rules_of
+from core.rounds import seated, seated_mark
 from core.writes import unit
 from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, readings, wording
 
@@ -62,7 +63,8 @@ def tournament(tournament_id):
         role=g.role, roles=staff_rows.STAFF_ROLES,
         players=common.player_count(tournament),
         substitutes_needed=player_rows.substitutes_needed(tournament),
-        seated=common.seated(tournament), locked=tournaments.scores_entered(tournament),
+        seated=seated(tournament), seated_mark=seated_mark,
+        locked=tournaments.scores_entered(tournament),
         rules=PRESETS.get(tournament.preset))
 
 

@@ -21,7 +21,7 @@ from core.access import ANY_STAFF, staff_tournament
 from core.calls import DISMISSED_COOKIE, dismissed_ids
 from core.lookup import BadLink, tournament_by_code
 from core.numbers import small_int
-from core.rounds import round_row
+from core.rounds import seated, seated_mark
 from core.table_pages import asked_round
 
 from . import service
@@ -127,7 +127,7 @@ def director(tournament_id):
     tournament = staff_tournament(tournament_id, ANY_STAFF)
     if not wants_partial():
         return redirect(url_for("clock.console", tournament_id=tournament.id))
-    if SEATED in request.args and request.args[SEATED] != seated_version(tournament):
+    if SEATED in request.args and request.args[SEATED] != seated_mark(seated(tournament)):
         response = make_response("", 200)
         response.headers["HX-Refresh"] = "true"
         return response
@@ -144,11 +144,6 @@ def director(tournament_id):
             parts.append(queue.render())
     return _parts(parts + _bar(tournament, live_url, request.args.get("back")),
                   clock_changed)
-
-
-def seated_version(tournament) -> str:
-    """What the overview's "seated" part says: is round 1 seated."""
-    return "yes" if round_row(tournament, 1) is not None else "no"
 
 
 def _bar(tournament, live_url: str, back: str | None) -> list[str]:
