@@ -289,6 +289,21 @@ def seat_new_tournament(director_email, name, player_count):
     return tournament, seat_round_one(tournament, method="number", user=director)
 
 
+def committed_tournament(server, director_email, name, player_count, seated=True) -> dict:
+    """new_tournament (seated: seat_new_tournament, by number) made and committed on the
+    live `server`: {"id", "code", "tokens": the tables' tokens, by table number}."""
+    with server.app_context():
+        from models import db
+
+        if seated:
+            tournament, _round = seat_new_tournament(director_email, name, player_count)
+        else:
+            tournament, _director = new_tournament(director_email, name, player_count)
+        db.session.commit()
+        return {"id": tournament.id, "code": tournament.code,
+                "tokens": [table.token for table in tournament.tables]}
+
+
 def pytest_collection_modifyitems(items):
     # Called with every item of the session, also tests/ when both suites run together.
     here = Path(__file__).parent

@@ -12,9 +12,8 @@ from playwright.sync_api import expect
 from e2e.conftest import (
     WITHIN_ONE_POLL,
     assert_accessible,
-    new_tournament,
+    committed_tournament,
     screenshot,
-    seat_new_tournament,
     sign_in,
 )
 
@@ -31,13 +30,8 @@ class Taps:
 
 
 def seed(live_server, director_email):
-    with live_server.app_context():
-        from models import db
-
-        tournament, _round = seat_new_tournament(director_email, "One Hand Open", 32)
-        db.session.commit()
-        table = tournament.tables[3]
-        return {"id": tournament.id, "code": tournament.code, "token": table.token}
+    made = committed_tournament(live_server, director_email, "One Hand Open", 32)
+    return {"id": made["id"], "code": made["code"], "token": made["tokens"][3]}
 
 
 def test_the_directors_event_from_one_hand(live_server, director_account, page, new_phone):
@@ -206,12 +200,8 @@ def test_the_overview_follows_round_one_seated_from_another_screen(live_server,
     """A co-director seats round 1 at the desk: the overview open on this phone reloads
     itself, "Run the event" first and the director's bar shown, with no tap."""
     email, password = director_account
-    with live_server.app_context():
-        from models import db
-
-        tournament, _director = new_tournament(email, "Desk Seated Open", 8)
-        db.session.commit()
-        tournament_id = tournament.id
+    tournament_id = committed_tournament(live_server, email, "Desk Seated Open", 8,
+                                         seated=False)["id"]
     sign_in(page, live_server, email, password)
     page.goto(f"{live_server.url}/director/t/{tournament_id}")
     expect(page.locator("#director-bar")).to_have_count(0)

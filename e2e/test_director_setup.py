@@ -181,15 +181,11 @@ def test_a_rule_refused_far_down_the_page_comes_back_in_view(live_server, page,
                                                             director_account):
     """The rules page is some 8,000 px long on a phone, and reloads at its top after a
     save: the refused rule's reason takes the focus, so the director sees it."""
-    from e2e.conftest import new_tournament
+    from e2e.conftest import committed_tournament
 
     email, password = director_account
-    with live_server.app_context():
-        from models import db
-
-        tournament, _director = new_tournament(email, "Rules Open", 8)
-        db.session.commit()
-        tournament_id = tournament.id
+    tournament_id = committed_tournament(live_server, email, "Rules Open", 8,
+                                         seated=False)["id"]
     sign_in(page, live_server, email, password)
     page.goto(f"{live_server.url}/director/t/{tournament_id}/rules")
     page.locator(".rule-field input[type=number]").last.fill("999999")

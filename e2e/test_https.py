@@ -11,7 +11,7 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
-from e2e.conftest import PHONE, LiveServer, seat_new_tournament, sign_in
+from e2e.conftest import PHONE, LiveServer, committed_tournament, sign_in
 
 
 @pytest.fixture(scope="module")
@@ -58,12 +58,8 @@ def test_sign_in_save_a_game_and_call_the_director_over_https(https_server, http
     assert https_server.url.startswith("https://")
     email, password = "https-director@example.com", "https-password-1"
     https_server.add_director(email, password)
-    with https_server.app_context():
-        from models import db
-
-        tournament, _round = seat_new_tournament(email, "Secure Open", 8)
-        db.session.commit()
-        t = {"id": tournament.id, "code": tournament.code, "token": tournament.tables[0].token}
+    made = committed_tournament(https_server, email, "Secure Open", 8)
+    t = {"id": made["id"], "code": made["code"], "token": made["tokens"][0]}
 
     director = https_phone()
     sign_in(director, https_server, email, password)

@@ -6,18 +6,13 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_accessible, screenshot, seat_new_tournament, sign_in
+from e2e.conftest import assert_accessible, committed_tournament, screenshot, sign_in
 
 
 def test_a_guide_joins_through_the_invitation_link(live_server, page, director_account,
                                                    new_phone):
     email, password = director_account
-    with live_server.app_context():
-        from models import db
-
-        tournament, _round = seat_new_tournament(email, "Invite Open", 8)
-        db.session.commit()
-        tournament_id = tournament.id
+    tournament_id = committed_tournament(live_server, email, "Invite Open", 8)["id"]
     sign_in(page, live_server, email, password)
     page.goto(f"{live_server.url}/director/t/{tournament_id}/staff")
     guide_email = email.replace("director-", "guide-")

@@ -5,19 +5,14 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from e2e.conftest import WITHIN_ONE_POLL, assert_accessible, screenshot, seat_new_tournament
+from e2e.conftest import WITHIN_ONE_POLL, assert_accessible, committed_tournament, screenshot
 from e2e.test_results_public import submit, win
 
 
 def test_a_large_event_s_standings_page_by_page_on_a_phone(live_server, director_account,
                                                            page):
     email, _password = director_account
-    with live_server.app_context():
-        from models import db
-
-        tournament, _round = seat_new_tournament(email, "Large Open", 204)
-        db.session.commit()
-        code = tournament.code
+    code = committed_tournament(live_server, email, "Large Open", 204)["code"]
     submit(live_server, code, 1, 1, [win("E"), {"outcome": "wall"}])
     page.goto(f"{live_server.url}/results/{code}")
     expect(page.locator("table.standings tbody tr")).to_have_count(200)
