@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress, repeat
 from operator import is_not, not_
+from typing import NamedTuple
 
 from sqlalchemy import Select, bindparam, case, select
 from sqlalchemy.orm import aliased
@@ -28,8 +29,10 @@ from tournament.standings import Entrant, GameResult, RoundTotal
 OFFICIAL_STATES = (SheetState.SUBMITTED, SheetState.VERIFIED)
 
 
-@dataclass(frozen=True)
-class PlayerInfo:
+class PlayerInfo(NamedTuple):
+    """A player as the standings show them. A named tuple, not a dataclass: a large event's
+    every standings page makes thousands, straight from the rows (`PlayerInfo._make`)."""
+
     id: int
     number: int
     name: str
@@ -132,6 +135,12 @@ def _sheet_rows(final: tuple[str, ...], void_wins: bool) -> Select:
         Round.tournament_id == bindparam("tournament_id"), Scoresheet.games_count > 0)
 
 
+_PLAYERS = (select(Player.id, Player.number, Player.name, Player.is_substitute,
+                   Player.withdrawn_from_round)
+            .where(Player.tournament_id == bindparam("tournament_id"))
+            .order_by(Player.number))
+
+
 def load_round_totals(tournament_id: int, rules: RuleSet | None = None) -> Results:
     """`load_results` summed per player and round: the same Results, with RoundTotal values
     in place of GameResult ones (a 600-player, 12-round event: 7,200 rows instead of
@@ -165,11 +174,7 @@ def load_round_totals(tournament_id: int, rules: RuleSet | None = None) -> Resul
         entered += seat_totals
         official += compress(seat_totals, seat_final)
     open_games = sum(compress(games, map(not_, is_final)))
-    players = {
-        pid: PlayerInfo(pid, number, name, bool(substitute), withdrawn)
-        for pid, number, name, substitute, withdrawn in connection.execute(
-            select(Player.id, Player.number, Player.name, Player.is_substitute,
-                   Player.withdrawn_from_round)
-            .where(Player.tournament_id == tournament_id).order_by(Player.number))
-    }
+    # The Boolean column comes back as bool, so each row is a PlayerInfo as it is.
+    players = {player.id: player for player in map(PlayerInfo._make, connection.execute(
+        _PLAYERS, {"tournament_id": tournament_id}).all())}
     return Results(players, official, entered, open_games)
