@@ -39,3 +39,38 @@ def test_home_page_with_code_box_is_accessible(live_server, page):
     page.goto(live_server.url + "/p?code=NOPE99")
     assert_accessible(page)
     screenshot(page, "player-home-code-refused")
+
+
+def test_lookups_with_the_network_cut_say_so_at_the_form(live_server, page):
+    """At a venue's busy Wi-Fi a player's lookup may get no answer: the page stays, with
+    a note at the form and what they typed kept, instead of the browser's "no internet"
+    page; a refused number is said at the box; the answer's address can be reloaded."""
+    code, _token = seed(live_server, "tnt")
+    page.goto(live_server.url + "/")
+    page.get_by_label("Tournament code").fill(code.lower())
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Go to the tournament").click()
+    note = page.locator("form .send-note")
+    expect(note).to_have_text("No answer from the server: the Wi-Fi may be down. Tap again.")
+    expect(note).to_be_in_viewport()
+    expect(page.get_by_label("Tournament code")).to_have_value(code.lower())
+    page.context.set_offline(False)
+    page.get_by_role("button", name="Go to the tournament").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("tnt Classic")
+    expect(page.locator(".send-note")).to_have_count(0)
+
+    page.get_by_label("Your player number").fill("999")
+    page.get_by_role("button", name="Show my seat").click()
+    expect(page.locator("#number-error")).to_contain_text("There is no player 999")
+    page.get_by_label("Your player number").fill("3")
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Show my seat").click()
+    expect(page.locator("form .send-note")).to_contain_text("Tap again.")
+    expect(page.get_by_label("Your player number")).to_have_value("3")
+    screenshot(page, "player-seat-not-sent", full_page=False)
+    page.context.set_offline(False)
+    page.get_by_role("button", name="Show my seat").click()
+    expect(page.get_by_role("heading", name="Carol Chen, player 3")).to_be_visible()
+    assert "number=3" in page.url
+    page.reload()
+    expect(page.get_by_role("heading", name="Carol Chen, player 3")).to_be_visible()

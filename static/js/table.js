@@ -6,10 +6,11 @@
   document.documentElement.classList.add("js");
 
   // Let htmx swap a refused save (422: fix at the field) or a conflict (409: the current
-  // sheet) into the page, as it does a success; other errors keep the page as it is.
+  // sheet) into the page, as it does a success, and a lookup's "no such number" (a boosted
+  // form's 404, said at the field); other errors keep the page as it is.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var status = event.detail.xhr.status;
-    if (status === 422 || status === 409) {
+    if (status === 422 || status === 409 || (status === 404 && event.detail.boosted)) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }
@@ -37,8 +38,9 @@
 
   // A failed request is reported where it was tapped: beside East's Save, or at the step
   // whose answer did not reach the server, with a way to send it again; or at the sheet's
-  // other forms (the review's initials, West's check, Submit; time called), which post
-  // through htmx (hx-boost) so that the page stays, not the browser's "no internet" page.
+  // other forms (the review's initials, West's check, Submit; time called) and the
+  // players' lookups (tournament code, player number), which go through htmx (hx-boost)
+  // so that the page stays, not the browser's "no internet" page.
   function place(event) {
     var config = event.detail.requestConfig;
     var cause = config && config.triggeringEvent;
@@ -96,7 +98,8 @@
       // A lost request and a lost reply look the same from here: say both. A resend
       // carries the same key, so it never stores the game (or the initials) twice.
       note(where, "No answer from the server: the Wi-Fi may be down. " + (where.sheet
-        ? "Tap again: if the first tap got through, it counts only once."
+        ? "Tap again" + (where.form.method === "get" ? "."
+          : ": if the first tap got through, it counts only once.")
         : "Your entry is kept here. Tap Save again: if the first tap got through, the " +
           "game is saved only once."));
     } else {
