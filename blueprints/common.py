@@ -3,11 +3,10 @@ honour BASE_URL, and the template filters for seats and points."""
 
 from __future__ import annotations
 
-import ipaddress
 import secrets
 import unicodedata
 from datetime import datetime
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
 
 from flask import (
@@ -49,18 +48,6 @@ def external_url(endpoint: str, _tournament=None, **values) -> str:
     if base:
         return base + url_for(endpoint, **values)
     return url_for(endpoint, _external=True, **values)
-
-
-def is_loopback(url: str) -> bool:
-    """True when the URL points at this machine only (127.0.0.1, ::1, localhost): a QR code
-    no phone can open."""
-    host = urlsplit(url).hostname or ""
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def chosen_password(form, field) -> None:

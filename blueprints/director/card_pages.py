@@ -8,8 +8,8 @@ from urllib.parse import urlsplit
 from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from blueprints.common import is_loopback
 from core.access import MANAGE, staff_required
+from core.addresses import is_loopback
 from core.qr import qr_svg
 
 from . import forms, tables

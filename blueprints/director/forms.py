@@ -125,7 +125,7 @@ class EditTournamentForm(TournamentForm):
 
 
 class PublicUrlForm(FlaskForm):
-    """The address phones reach this site on (checked by tables.clean_public_url)."""
+    """The address phones reach this site on (checked by core.addresses.clean_public_url)."""
 
     public_url = StringField("Public address for QR codes and cards", validators=[
         Length(max=200, message="Keep the address under 200 characters.")])

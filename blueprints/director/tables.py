@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from urllib.parse import urlsplit
 
 from sqlalchemy import select
 
-from blueprints.common import is_loopback
+from core.addresses import clean_public_url
 from core.writes import write
 from models import (
     Table,
@@ -19,11 +18,7 @@ from models import (
     utcnow,
 )
 
-from .common import (
-    SetupError,
-    audit,
-    plain_text,
-)
+from .common import audit
 
 
 def tournament_table(tournament: Tournament, number: int) -> Table | None:
@@ -39,38 +34,6 @@ def rotate_token(tournament: Tournament, user: User, table: Table) -> None:
     # The token itself is a secret: the audit row says that it changed, not what it is.
     audit(tournament, user, "table.rotate_token", f"table:{table.id}",
           after={"table": table.number, "rotated_at": table.token_rotated_at.isoformat()})
-
-
-PUBLIC_URL_MAX = 200
-
-
-def clean_public_url(value: str | None) -> str | None:
-    """The address as stored ("http://192.168.1.10:8000", no trailing /), None for empty;
-    SetupError for anything a phone could not open."""
-
-
-    value = plain_text(value or "", "public_url", "The address").rstrip("/")
-    if not value:
-        return None
-    if "://" not in value:
-        value = "http://" + value
-    try:
-        parts = urlsplit(value)
-        parts.port  # noqa: B018 (raises ValueError for a port that is not a number)
-    except ValueError:
-        parts = None
-    if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname
-            or parts.username or parts.password or parts.query or parts.fragment
-            or " " in value or len(value) > PUBLIC_URL_MAX):
-        raise SetupError("public_url",
-                         "Give an address like http://192.168.1.10:8000 (the laptop's "
-                         "address on the venue Wi-Fi) or https://mahj.example.org.")
-    if is_loopback(value):
-        raise SetupError("public_url",
-                         f"{parts.hostname} is this computer itself: phones cannot open it. "
-                         "Give the laptop's address on the venue Wi-Fi, like "
-                         "http://192.168.1.10:8000.")
-    return value
 
 
 @write

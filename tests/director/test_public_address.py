@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy import select
 
 from blueprints.director import tables
-from blueprints.director.common import SetupError
-from blueprints.director.tables import clean_public_url
+from core.addresses import clean_public_url
+from core.errors import Refused
 from models import AuditEvent, Tournament, db
 
 
@@ -42,7 +42,7 @@ def test_addresses_that_phones_can_open(typed, stored):
     ("http://10.0.0.1\x00", "cannot be shown"),
 ])
 def test_addresses_that_are_refused(typed, words):
-    with pytest.raises(SetupError) as refused:
+    with pytest.raises(Refused) as refused:
         clean_public_url(typed)
     assert words in refused.value.message and refused.value.field == "public_url"
 

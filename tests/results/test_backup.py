@@ -35,6 +35,7 @@ from tests.results.conftest import WALL, add_sheet, win
 def rich_tournament(director):
     """A tournament touching every table a backup carries."""
     tournament = make_tournament(director, players=8, rounds=3, code="RICH26")
+    tournament.public_url = "http://192.168.1.10:8000"
     guide = make_user("gus@example.com", "Gus Guide")
     tournament.staff.append(TournamentStaff(user=guide, role="table-guide"))
     sub = Player(number=50, name="House Sub", is_substitute=True)
@@ -101,7 +102,10 @@ def as_text(data):
 
 
 def without_tokens(data):
-    return {**data, "tables": [{**t, "token": None} for t in data["tables"]]}
+    """The document but for what goes with the printed links: each table's token and the
+    address the cards carry."""
+    return {**data, "tables": [{**t, "token": None} for t in data["tables"]],
+            "tournament": {**data["tournament"], "public_url": None}}
 
 
 ACCOUNT_KEYS = {"actor_user", "verified_by", "amended_by", "resolved_by", "created_by",
@@ -169,6 +173,8 @@ def test_import_issues_fresh_table_tokens_by_default(director):
     second = backup.export_tournament(db.session.get(Tournament, result.tournament.id))
     new = [t["token"] for t in second["tables"]]
     assert not old & set(new) and all(len(token) >= 22 for token in new)
+    # The cards are printed again from this site: its own default address, not the file's.
+    assert second["tournament"]["public_url"] is None
     assert as_text(without_accounts(without_tokens(second))) == \
         as_text(without_accounts(without_tokens(first)))
 
@@ -183,6 +189,32 @@ def test_keeping_tokens_refuses_tokens_that_are_not_ours(director, token):
     with pytest.raises(backup.BackupError, match="does not look like a MahjTable table link"):
         backup.import_tournament(data, importer, keep_tokens=True)
     assert db.session.query(Tournament).count() == 0
+
+
+def test_keeping_the_links_keeps_the_address_the_cards_carry(director):
+    data = backup.export_tournament(rich_tournament(director))
+    assert data["tournament"]["public_url"] == "http://192.168.1.10:8000"
+    wipe()
+    result = backup.import_tournament(data, make_user(), keep_tokens=True)
+    assert result.tournament.public_url == "http://192.168.1.10:8000"
+
+
+@pytest.mark.parametrize("address, words", [
+    ("http://127.0.0.1:8000", "this computer itself"),
+    ("ftp://192.168.1.10", "Give an address like"),
+    ("http://10.0.0.1\x00", "cannot be shown"),
+    (12, "some text of at most 200 characters"),
+])
+def test_keeping_the_links_refuses_an_address_phones_cannot_open(director, address, words):
+    data = backup.export_tournament(rich_tournament(director))
+    wipe()
+    importer = make_user()
+    data["tournament"]["public_url"] = address
+    with pytest.raises(backup.BackupError, match=words):
+        backup.import_tournament(data, importer, keep_tokens=True)
+    assert db.session.query(Tournament).count() == 0
+    # without the links, the file's address is not used at all
+    assert backup.import_tournament(data, importer).tournament.public_url is None
 
 
 def test_import_never_creates_accounts_and_lists_staff_without_one(director):

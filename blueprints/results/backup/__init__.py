@@ -21,7 +21,10 @@ form's bounds and its column, every text within its column and free of control c
 Table tokens: the import issues every table a fresh token (models.new_token()) unless
 `keep_tokens` is asked for (the CLI's --keep-tokens, for a move with the cards already
 printed); kept tokens must look like ours (22 to 64 URL-safe characters). With fresh
-tokens the printed table cards must be reprinted.
+tokens the printed table cards must be reprinted. The tournament's public address (the one
+the cards' QR codes carry) goes with the kept tokens, checked as setup checks it
+(core.addresses); with fresh tokens it is left to the site's default, as the cards are
+printed again from there.
 
 Left out on purpose: idempotency keys of applied requests (only useful for resends to the
 old server) and failed sign-ins."""

@@ -11,6 +11,7 @@ from datetime import date, datetime
 
 from sqlalchemy import select
 
+from core.addresses import PUBLIC_URL_MAX, clean_public_url
 from core.errors import Refused
 from core.words import SEATS, CallState, SheetState
 from models import (
@@ -191,6 +192,20 @@ def _pending(value, games_per_round: int) -> list[dict]:
                     "reason": _text(item["reason"], "An adjustment's reason", 280,
                                     required=True)})
     return out
+
+
+def public_url(info: dict, keep_tokens: bool) -> str | None:
+    """The address the QR codes and cards use, kept with the printed links (they carry it),
+    checked as the director's setup checks it; without them, this site's own default, as
+    the cards are printed again from here."""
+    if not keep_tokens:
+        return None
+    try:
+        return clean_public_url(_text(info.get("public_url"), "The public address",
+                                      PUBLIC_URL_MAX))
+    except Refused as error:
+        raise BackupError(f"The public address in this backup is refused: {error.message} "
+                          "Or import without keeping the links.") from None
 
 
 def table_tokens(data: dict, keep_tokens: bool) -> dict[int, str]:

@@ -39,6 +39,7 @@ from .checks import (
     _instant,
     _int,
     _text,
+    public_url,
     table_tokens,
 )
 
@@ -88,6 +89,7 @@ def read_tournament(data: dict, info: dict, director: User, keep_tokens: bool) -
     rounds_count = _int(info.get("rounds"), "The number of rounds", 1, MAX_ROUNDS)
     games_per_round = _int(info.get("games_per_round"), "Games per round", 1, MAX_GAMES)
     tokens = table_tokens(data, keep_tokens)
+    address = public_url(info, keep_tokens)
     staff_entries = _entries(data, "staff")
     for entry in staff_entries:
         if entry.get("role") not in ROLES:
@@ -111,6 +113,7 @@ def read_tournament(data: dict, info: dict, director: User, keep_tokens: bool) -
         seating_seed=_int(info.get("seating_seed"), "The draw number", 0, MAX_SEED,
                           optional=True),
         created_at=_instant(info.get("created_at"), "The tournament's creation time"),
+        public_url=address,
     )
     db.session.add(tournament)
     db.session.flush()
