@@ -37,3 +37,24 @@ def test_a_large_event_s_standings_page_by_page_on_a_phone(live_server, director
     expect(page.locator("#s-player-203")).to_have_attribute("aria-current", "true")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert_accessible(page)
+
+
+def test_find_me_with_the_network_cut_says_so_at_the_form(live_server, director_account,
+                                                          page):
+    email, _password = director_account
+    code = committed_tournament(live_server, email, "Cut Open", 204)["code"]
+    submit(live_server, code, 1, 1, [win("E"), {"outcome": "wall"}])
+    page.goto(f"{live_server.url}/results/{code}")
+    page.get_by_label("Find me: your player number").fill("203")
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Find me").tap()
+    note = page.locator(".find-me .send-note")
+    expect(note).to_have_text("No answer from the server: the Wi-Fi may be down. Tap again.")
+    expect(note).to_be_in_viewport()
+    expect(page.get_by_label("Find me: your player number")).to_have_value("203")
+    page.context.set_offline(False)
+    page.get_by_role("button", name="Find me").tap()
+    expect(page.locator("#s-player-203")).to_have_attribute("aria-current", "true")
+    expect(page.locator(".find-me__result")).to_be_in_viewport()
+    assert "me=203" in page.url
+    screenshot(page, "standings-find-me-after-cut", full_page=False)
