@@ -39,8 +39,8 @@
   // A failed request is reported where it was tapped: beside East's Save, or at the step
   // whose answer did not reach the server, with a way to send it again; or at the sheet's
   // other forms (the review's initials, West's check, Submit; time called) and the
-  // players' lookups (tournament code, player number), which go through htmx (hx-boost)
-  // so that the page stays, not the browser's "no internet" page.
+  // players' lookups (tournament code, player number, Find me), which go through htmx
+  // (hx-boost) so that the page stays, not the browser's "no internet" page.
   function place(event) {
     var config = event.detail.requestConfig;
     var cause = config && config.triggeringEvent;
