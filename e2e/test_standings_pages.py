@@ -9,12 +9,19 @@ from e2e.conftest import WITHIN_ONE_POLL, assert_accessible, committed_tournamen
 from e2e.test_results_public import submit, win
 
 
-def test_a_large_event_s_standings_page_by_page_on_a_phone(live_server, director_account,
-                                                           page):
+def open_large_event(live_server, director_account, page, name: str) -> str:
+    """A 204-player event with one sheet submitted, its public standings open on the
+    phone; its code."""
     email, _password = director_account
-    code = committed_tournament(live_server, email, "Large Open", 204)["code"]
+    code = committed_tournament(live_server, email, name, 204)["code"]
     submit(live_server, code, 1, 1, [win("E"), {"outcome": "wall"}])
     page.goto(f"{live_server.url}/results/{code}")
+    return code
+
+
+def test_a_large_event_s_standings_page_by_page_on_a_phone(live_server, director_account,
+                                                           page):
+    code = open_large_event(live_server, director_account, page, "Large Open")
     expect(page.locator("table.standings tbody tr")).to_have_count(200)
     expect(page.locator(".pager")).to_contain_text("Players 1 to 200 of 204")
     page.get_by_role("link", name="Players 201 to 204").tap()
@@ -41,10 +48,7 @@ def test_a_large_event_s_standings_page_by_page_on_a_phone(live_server, director
 
 def test_find_me_with_the_network_cut_says_so_at_the_form(live_server, director_account,
                                                           page):
-    email, _password = director_account
-    code = committed_tournament(live_server, email, "Cut Open", 204)["code"]
-    submit(live_server, code, 1, 1, [win("E"), {"outcome": "wall"}])
-    page.goto(f"{live_server.url}/results/{code}")
+    open_large_event(live_server, director_account, page, "Cut Open")
     page.get_by_label("Find me: your player number").fill("203")
     page.context.set_offline(True)
     page.get_by_role("button", name="Find me").tap()
