@@ -74,3 +74,9 @@ def test_lookups_with_the_network_cut_say_so_at_the_form(live_server, page):
     assert "number=3" in page.url
     page.reload()
     expect(page.get_by_role("heading", name="Carol Chen, player 3")).to_be_visible()
+    # Back and Forward show each address's own answer, the refused number's included
+    page.go_back()
+    expect(page.locator("#number-error")).to_contain_text("There is no player 999")
+    expect(page.get_by_role("heading", name="Carol Chen, player 3")).to_have_count(0)
+    page.go_forward()
+    expect(page.get_by_role("heading", name="Carol Chen, player 3")).to_be_visible()
