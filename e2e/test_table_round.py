@@ -284,6 +284,12 @@ def test_initials_for_a_total_a_correction_moved_are_refused_at_the_box(live_ser
     expect(south.locator("#initials-S")).to_have_value("BG")
     screenshot(south, "review-initials-total-moved")
     assert_accessible(south)
+    # the refusal keeps the review's address: a reload shows the review, not the answer
+    # to a GET of the form's action
+    assert "/review?" in south.url
+    south.reload()
+    expect(south.locator("#total-S")).to_have_text(total)
+    south.locator("#initials-S").fill("BG")
     south.locator("#initials-S").locator("xpath=..").get_by_role("button",
                                                                 name="Initial").click()
     expect(south.locator(".signed-line", has_text="Initialled BG")).to_be_visible()

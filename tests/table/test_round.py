@@ -117,6 +117,21 @@ def test_blank_initials_are_refused_at_the_field(east):
     assert 'id="err-initials-S"' in response.get_data(as_text=True)
 
 
+def test_a_refused_boosted_post_keeps_the_pages_address(east):
+    """The review's forms post through htmx (hx-boost), which files the answer in the
+    history under the URL it came from: a refusal must not file the form's action, which a
+    reload would GET."""
+    play_round(east)
+    boosted = {"HX-Request": "true", "HX-Boosted": "true"}
+    refused = east.post("/initial", form(east, seat="S", initials=" "), headers=boosted)
+    assert refused.status_code == 422 and refused.headers["HX-Push-Url"] == "false"
+    plain = east.post("/initial", form(east, seat="S", initials=" "))
+    assert plain.status_code == 422 and "HX-Push-Url" not in plain.headers
+    # a success redirects to the review, whose address htmx files as it should
+    taken = east.post("/initial", form(east, seat="S", initials="SS"), headers=boosted)
+    assert taken.status_code == 303 and "HX-Push-Url" not in taken.headers
+
+
 def test_a_correction_clears_the_initials_of_totals_it_changed(east):
     play_round(east)
     initial_all(east)
