@@ -308,7 +308,6 @@ def create_app(config: dict | None = None) -> Flask:
     register_error_pages(app)
     register_origin_check(app)
     register_security_headers(app)
-    register_boosted_refusals(app)
     register_template_helpers(app)
 
     import cli
@@ -455,6 +454,13 @@ def register_security_headers(app: Flask) -> None:
             # A table's token (in the URL and its links), a password on the page, or staff
             # data must not stay in a shared phone's cache or a proxy's.
             response.headers["Cache-Control"] = "no-store"
+        # htmx puts a boosted form's answer in the history under the URL it came from. For
+        # a refused post (422 at a field, 409 changed meanwhile) that is the form's action,
+        # which a reload, Back or Forward would then GET (405). The refusal is the page the
+        # form was on, shown again: its address stays. (Here, not in a hook of its own:
+        # Flask's call of each hook costs every request about as much as this one.)
+        if response.status_code >= 400 and request.method != "GET" and htmx.boosted:
+            response.headers["HX-Push-Url"] = "false"
         return response
 
     def carries_secrets() -> bool:
@@ -462,18 +468,6 @@ def register_security_headers(app: Flask) -> None:
             return False
         return ("k" in request.args or request.blueprint == "auth"
                 or current_user.is_authenticated)
-
-
-def register_boosted_refusals(app: Flask) -> None:
-    @app.after_request
-    def keep_the_address(response):
-        # htmx puts a boosted form's answer in the history under the URL it came from. For
-        # a refused post (422 at a field, 409 changed meanwhile) that is the form's action,
-        # which a reload, Back or Forward would then GET (405). The refusal is the page the
-        # form was on, shown again: its address stays.
-        if response.status_code >= 400 and request.method != "GET" and htmx.boosted:
-            response.headers["HX-Push-Url"] = "false"
-        return response
 
 
 def register_template_helpers(app: Flask) -> None:
