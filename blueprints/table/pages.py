@@ -117,11 +117,13 @@ def answer(write, *, target: str, message: str | None = None, refused, again: bo
     return done(target, message)
 
 
-def stamp(form, view, keep_key: bool = True) -> None:
+def stamp(form, view, keep_key: bool = True):
+    """The form, carrying the sheet's version and round as `view` shows them now."""
     shown(form.version, view.version)
     shown(form.round_no, view.round.number)
     if not (keep_key and form.request_key.data):
         form.request_key.data = new_request_key()
+    return form
 
 
 def shown(field, value) -> None:
@@ -141,9 +143,7 @@ def sent(form) -> dict:
 
 
 def versioned(form_class, view, **data):
-    form = form_class(formdata=None, **data)
-    stamp(form, view, keep_key=False)
-    return form
+    return stamp(form_class(formdata=None, **data), view, keep_key=False)
 
 
 def page_context(table, view, clock_state: str | None = None, to=None) -> dict:

@@ -48,11 +48,6 @@ def _ids() -> dict:
                 round_no=g.round.number)
 
 
-def _restamped(form, view):
-    stamp(form, view)
-    return form
-
-
 def director_page(status=200, errors=None, conflict=None, end_form=None):
     tournament, table, rnd = g.tournament, g.table, g.round
     view = sheet_view(table, rnd)
@@ -62,7 +57,7 @@ def director_page(status=200, errors=None, conflict=None, end_form=None):
         role=g.role, errors=errors or {}, conflict=conflict,
         verify_form=versioned(VerifyForm, view), ids=ids,
         verify_url=url_for("table.verify", **ids),
-        end_form=_restamped(end_form, view) if end_form else versioned(EndRoundForm, view),
+        end_form=stamp(end_form, view) if end_form else versioned(EndRoundForm, view),
         end_url=url_for("table.end_round", **ids),
         amend_link=lambda game_no: url_for("table.amend", game_no=game_no, **ids),
         table_link=link("table.page", table, rnd.number),
