@@ -49,7 +49,7 @@
     if (!form || !tapped || !form.contains(tapped)) {
       // after a swap, event.detail.elt is the page's body: the form is the request's
       var other = config && config.elt.closest && config.elt.closest("form[hx-boost]");
-      return other && {form: other, spot: other, saving: true, sheet: true};
+      return other && {form: other, spot: other, saving: true, boosted: true};
     }
     var saving = cause.type === "submit";
     var spot = saving ? form.querySelector("#step-sign .actions")
@@ -97,7 +97,7 @@
     if (where.saving) {
       // A lost request and a lost reply look the same from here: say both. A resend
       // carries the same key, so it never stores the game (or the initials) twice.
-      note(where, "No answer from the server: the Wi-Fi may be down. " + (where.sheet
+      note(where, "No answer from the server: the Wi-Fi may be down. " + (where.boosted
         ? "Tap again" + (where.form.method === "get" ? "."
           : ": if the first tap got through, it counts only once.")
         : "Your entry is kept here. Tap Save again: if the first tap got through, the " +
@@ -116,12 +116,12 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.successful && place(event)) { clearNotes(); }
   });
-  // A sheet form's answer replaces the page (its swap says show:none): show the page's
+  // A boosted form's answer replaces the page (its swap says show:none): show the page's
   // top, as a plain post would, or the refusal's reason where the page gives one
   // (autofocus, templates/table/_review.html), as its page load would.
   document.addEventListener("htmx:afterSettle", function (event) {
     var where = place(event);
-    if (!where || !where.sheet) { return; }
+    if (!where || !where.boosted) { return; }
     var reason = document.querySelector("[autofocus]");
     if (reason) { reason.focus(); reason.scrollIntoView({block: "center"}); }
     else { window.scrollTo(0, 0); }
