@@ -312,7 +312,9 @@ def create_app(config: dict | None = None) -> Flask:
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"),
                      render_as_batch=True, compare_type=True)
     csrf.init_app(app)
-    login_manager.init_app(app)
+    # current_user is a template global (blueprints.common.template_globals): loaded
+    # where a template reads it, not for every page as Flask-Login's processor does.
+    login_manager.init_app(app, add_context_processor=False)
     htmx.init_app(app)
     compress.init_app(app)
 
@@ -487,10 +489,9 @@ def register_security_headers(app: Flask) -> None:
 
 
 def register_template_helpers(app: Flask) -> None:
-    from blueprints.common import csrf_input, template_helpers
+    from blueprints.common import template_globals
 
-    app.context_processor(template_helpers)
-    app.add_template_global(csrf_input)
+    app.jinja_env.globals.update(template_globals(app))
     versions: dict[str, str] = {}
 
     @app.url_defaults

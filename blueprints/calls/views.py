@@ -134,12 +134,8 @@ def table_call_context(table, form: CallForm | None = None, error: str | None = 
     }
 
 
-@bp.app_context_processor
-def calls_helpers():
-    return {
-        "table_call_context": table_call_context,
-        "calls_sheet_url": sheet_url,
-    }
+bp.add_app_template_global(table_call_context)
+bp.add_app_template_global(sheet_url, "calls_sheet_url")
 
 
 def _render_table(table, status: int = 200, **kwargs):

@@ -41,12 +41,6 @@ from .forms import (
 bp = Blueprint("clock", __name__, url_prefix="/clock")
 
 
-@bp.app_context_processor
-def _clock_helpers():
-    return {"clock_for": clock_view, "clock_text": clock_text,
-            "director_bar_for": _bar_for}
-
-
 def _bar_for(tournament):
     """The director's bar for the signed-in staff member, or None (not staff, or nothing
     seated yet)."""
@@ -56,6 +50,11 @@ def _bar_for(tournament):
     if role is None:
         return None
     return bar.director_bar(tournament, current_user, role in MANAGE)
+
+
+bp.add_app_template_global(clock_view, "clock_for")
+bp.add_app_template_global(clock_text)
+bp.add_app_template_global(_bar_for, "director_bar_for")
 
 
 def safe_back(value: str | None) -> str | None:

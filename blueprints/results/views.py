@@ -38,10 +38,9 @@ from .forms import ClearTieForm, ImportForm, PrizePlacesForm, TieForm
 bp = Blueprint("results", __name__, url_prefix="/results", cli_group=None)
 
 
-@bp.app_context_processor
-def _results_helpers():
-    return {"leaders_for": standings.leaders, "player_history": history.player_history,
-            "standings_rows": standings.standings_rows}
+bp.add_app_template_global(standings.leaders, "leaders_for")
+bp.add_app_template_global(history.player_history)
+bp.add_app_template_global(standings.standings_rows)
 
 
 def _by_code(code: str) -> Tournament:

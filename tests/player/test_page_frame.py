@@ -60,3 +60,23 @@ def test_pages_with_nothing_to_post_set_no_session_cookie(app, tournament):
     html = visitor.get(f"/t/{tournament.code}/{table.number}?k={table.token}").get_data(
         as_text=True)
     assert 'hx-headers=\'{"X-CSRFToken": "' in html
+
+
+def test_the_account_links_follow_who_is_signed_in(app, client, director, tournament):
+    """The header's and footer's account links read the session's account (signed_in):
+    a director sees theirs on a table's page, a phone without an account the sign-in
+    link, and a session naming an account that no longer opens it counts as nobody's."""
+    table = tournament.tables[0]
+    path = f"/t/{tournament.code}/{table.number}?k={table.token}"
+
+    def links(who):
+        html = who.get(path).get_data(as_text=True)
+        return ("My tournaments" in header(html), "Sign out" in header(html),
+                "Director sign-in</a>" in html.split("<footer")[1])
+
+    assert links(client) == (True, True, False)  # the director fixture is signed in
+    assert links(app.test_client()) == (False, False, True)
+    stale = app.test_client()
+    with stale.session_transaction() as session:
+        session["_user_id"] = str(director.id)  # no session version: refused (auth.service)
+    assert links(stale) == (False, False, True)
