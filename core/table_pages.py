@@ -15,7 +15,7 @@ import json
 from types import SimpleNamespace
 from typing import NamedTuple
 
-from flask import g, request
+from flask import current_app, g, request
 from sqlalchemy import Text, bindparam, cast, select
 from sqlalchemy.orm import aliased
 
@@ -158,17 +158,34 @@ def asked_round(args) -> int | None:
     return small_int(args.get("r")) or None
 
 
+def shows_only(view):
+    """Marks a table's view that answers a post without writing anything (the entry
+    wizard's preview of what East has tapped): it reads as a GET does (only_shows)."""
+    view.shows_only = True
+    return view
+
+
+def only_shows() -> bool:
+    """Whether this request writes nothing: a GET, or a post to a view marked @shows_only.
+    Such a request reads plain rows (shown_table_from_link), a fraction of the entities'
+    cost; a write gets the entities."""
+    if request.method == "GET":
+        return True
+    view = current_app.view_functions.get(request.endpoint)
+    return getattr(view, "shows_only", False)
+
+
 def table_link(view):
     """The one loader of a page a table's QR link opens (`code`, `number` in the URL, the
     token in ?k=): the table and its tournament on flask.g, or BadLink for the blueprint's
     own answer to a wrong link; the round the URL asks for (r=, read once here) on
-    g.asked_round. A GET only
-    shows them (shown_table_from_link, with that round); a write gets the entities."""
+    g.asked_round. A request that only shows them (only_shows) reads them as rows
+    (shown_table_from_link, with that round); a write gets the entities."""
 
     @functools.wraps(view)
     def wrapper(*args, **kwargs):
         g.asked_round = asked_round(request.args)
-        if request.method == "GET":
+        if only_shows():
             g.table = shown_table_from_link(kwargs["code"], kwargs["number"],
                                             request.args.get("k"), g.asked_round)
         else:

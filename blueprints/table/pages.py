@@ -30,7 +30,7 @@ from core import sheets
 from core.errors import Conflict, Replay
 from core.lookup import BadLink
 from core.numbers import small_int
-from core.table_pages import table_link
+from core.table_pages import only_shows, table_link
 from core.words import MAX_ROW_NUMBER
 from tournament.errors import FieldError
 
@@ -58,9 +58,9 @@ def query_int(name: str) -> int | None:
 
 def _round(table, round_no: int | None):
     """The round asked for (r=), or the table's current round; None for an unseated one.
-    A GET only shows it: its plain row (core.sheets.poll_state), a fraction of the
-    entity's cost; a write gets the entity."""
-    if request.method == "GET":
+    A request that only shows it reads its plain row (core.sheets.poll_state), a fraction
+    of the entity's cost; a write gets the entity."""
+    if only_shows():
         state = sheets.poll_state(table, round_no or None)
         return state.round if state else None
     if round_no:

@@ -9,7 +9,7 @@ from blueprints.common import link, render_page_or_partial, table_links, wants_p
 from core import sheets
 from core.errors import Conflict
 from core.lookup import rules_of
-from core.table_pages import table_link
+from core.table_pages import shows_only, table_link
 from core.words import SEAT_NAMES, SEATS
 
 from . import entry_html, sheet_writes, signoffs
@@ -145,6 +145,7 @@ def entry(code, number):
 
 
 @bp.post("/<code>/<int:number>/game/preview")
+@shows_only
 @table_round
 def preview_game(code, number):
     """The live scores for what East has tapped so far (nothing is saved)."""

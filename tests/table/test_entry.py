@@ -124,6 +124,29 @@ def test_preview_shows_scores_with_the_rule_sets_words_and_x_for_zero(east):
     assert games(east) == []
 
 
+def test_the_preview_writes_nothing_and_reads_as_the_entry_page_does(east):
+    """A preview answers a post but writes nothing (@shows_only): it reads the table, its
+    round and sheet as the entry page's GET does, as plain rows, not as a write's
+    entities with the tournament read again; and a wrong token is still refused."""
+    from tests.table.conftest import count_queries
+
+    east.save(1, outcome="wall", initials="ab")
+    data = {"game_no": 2, "round_no": 1, "version": east.sheet().version,
+            "outcome": "mahjong", "winner": "W", "value": "25", "win_by": "self"}
+    with count_queries() as page:
+        assert east.get("/game").status_code == 200
+    with count_queries() as preview:
+        response = east.post("/game/preview", data, headers=HX)
+    assert response.status_code == 200 and "score-points" in response.get_data(as_text=True)
+    assert preview.statements and all(
+        statement.lstrip().upper().startswith("SELECT") for statement in preview.statements)
+    assert preview.statements[0] == page.statements[0]  # the table's link, read as rows
+    assert len(preview.statements) <= len(page.statements)
+    wrong = east.client.post(east.url("/game/preview").replace(east.table.token, "x" * 20),
+                             data=data, headers=HX)
+    assert wrong.status_code == 404
+
+
 def test_preview_of_an_unfinished_entry_names_the_next_step_not_an_error(east):
     data = {"game_no": 1, "round_no": 1, "version": 1, "outcome": "mahjong", "winner": "W"}
     text = east.post("/game/preview", data, headers=HX).get_data(as_text=True)
