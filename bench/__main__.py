@@ -440,7 +440,8 @@ async def _run(args, given: str | None) -> str:
                                                                   strict=True)]
         pg_before, pg_after = before["database"], wrk.postgres_cpu(pg_port)
         report += ["## Round end (open loop)", "",
-                   f"{len(acting)} Easts entering 4 games each and submitting"
+                   f"{len(acting)} Easts entering 4 games each (the wizard's preview at each "
+                   "answer tapped) and submitting"
                    + (f" (the other {len(done)} submitted above)" if done else "")
                    + f", {pace(args)}; {args.tables * 4} phones (every table's page loaded "
                    f"before the window) each making their page's one poll every "
@@ -586,7 +587,8 @@ def cpu_per_table_round(args, measured, east_ms, east_pg_ms, versions, tables) -
     end_per_core = end_seconds * 1000 / end_total
     cores = os.cpu_count() or 1
     rows = ["## Server CPU per table-round", "",
-            f"- East's round alone ({tables} tables: table page, 4 x entry page and save, "
+            f"- East's round alone ({tables} tables: table page, 4 x entry page, the "
+            f"wizard's preview at each answer tapped and save, "
             f"review, 4 initials, submit, and the pages each redirect to): "
             f"**{east_ms:.0f} CPU-ms** per table"
             + (f" (PostgreSQL: {east_pg_ms:.0f} ms more)" if east_pg_ms is not None else ""),

@@ -34,7 +34,7 @@ from collections import defaultdict
 from sqlalchemy import event
 
 from bench.flows import GAMES, app_for, migrated_seed, table_url
-from bench.table_flow import Forms, game_fields, signer_of
+from bench.table_flow import Forms, game_fields, signer_of, steps_of
 
 HX = {"HX-Request": "true"}
 WARM_UP = 3
@@ -88,13 +88,6 @@ class Meter:
         page = self(name, "GET", target)
         assert page.status_code == 200, (name, page.status_code)
         return page
-
-
-def steps_of(fields: dict) -> list[dict]:
-    """The wizard's answers as tapped one by one: each step's form holds the answers so
-    far (the initials come last, with the save)."""
-    answers = [(k, v) for k, v in fields.items() if k != "initials"]
-    return [dict(answers[:i]) for i in range(1, len(answers) + 1)]
 
 
 def play_round(meter: Meter, code_seed, number: int, steps: bool) -> None:
