@@ -21,6 +21,7 @@ from types import SimpleNamespace
 from sqlalchemy import bindparam, case, exists, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Row
+from sqlalchemy.orm import joinedload
 
 from core.clock import round_clock
 from core.lookup import rules_of
@@ -55,6 +56,12 @@ _OPEN_ROUNDS_BEFORE = (
 )
 _SHEET = select(Scoresheet).where(Scoresheet.round_id == bindparam("round_id"),
                                   Scoresheet.table_id == bindparam("table_id"))
+# A write reads its sheet with the rows it changes joined in, not a round trip for each
+# collection when first touched: the initials always (any change may clear them, and
+# the review's writes check them), the games when asked. During the games no one has
+# initialled yet, so the join adds no rows.
+_SHEET_TO_WRITE = {games: _SHEET.options(joinedload(Scoresheet.signoffs), *(
+    (joinedload(Scoresheet.games),) if games else ())) for games in (False, True)}
 
 
 def _round_choice(query, numbered: bool, table_id, number):
@@ -115,8 +122,14 @@ def open_rounds_before(table: Table, number: int) -> list:
         "table_id": table.id, "tournament_id": table.tournament_id, "number": number}).all()
 
 
-def sheet_for(round_: Round, table: Table) -> Scoresheet | None:
-    return db.session.scalar(_SHEET, {"round_id": round_.id, "table_id": table.id})
+def sheet_for(round_: Round, table: Table, *, to_write: bool = False,
+              games: bool = False) -> Scoresheet | None:
+    """The round's sheet at this table, or None. `to_write`: with its initials loaded,
+    and its games too with `games`, in the same query (_SHEET_TO_WRITE)."""
+    params = {"round_id": round_.id, "table_id": table.id}
+    if not to_write:
+        return db.session.scalar(_SHEET, params)
+    return db.session.scalars(_SHEET_TO_WRITE[games], params).unique().first()
 
 
 def round_and_version(table: Table, number: int | None = None) -> tuple[Round, int] | None:
@@ -219,14 +232,15 @@ def _insert_sheet(round_: Round, table: Table) -> None:
         db.session.flush()
 
 
-def ensure_sheet(round_: Round, table: Table) -> Scoresheet:
+def ensure_sheet(round_: Round, table: Table, *, games: bool = False) -> Scoresheet:
     """This round's sheet for this table, created if missing: flushed in the write's own
-    transaction (never committed on its own), so a write refused later leaves no sheet."""
-    sheet = sheet_for(round_, table)
+    transaction (never committed on its own), so a write refused later leaves no sheet.
+    Read to be written (sheet_for's to_write; `games`: with its games)."""
+    sheet = sheet_for(round_, table, to_write=True, games=games)
     if sheet is not None:
         return sheet
     _insert_sheet(round_, table)
-    sheet = sheet_for(round_, table)
+    sheet = sheet_for(round_, table, to_write=True, games=games)
     assert sheet is not None
     return sheet
 

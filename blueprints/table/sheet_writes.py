@@ -115,11 +115,12 @@ def scoped(key: str | None, sheet: Scoresheet, *request: Any) -> str | None:
     return hashlib.sha256(scope.encode()).hexdigest()
 
 
-def sheet_and_key(round_: Round, table: Table, key: str | None,
-                   *request: Any) -> tuple[Scoresheet, str | None]:
-    """This round's sheet (created in the unit when missing) and the request's stored key;
+def sheet_and_key(round_: Round, table: Table, key: str | None, *request: Any,
+                  games: bool = False) -> tuple[Scoresheet, str | None]:
+    """This round's sheet (created in the unit when missing; with its games read in the
+    same query when the write changes them: `games`) and the request's stored key;
     Replay when that request was applied already (whatever it would meet now)."""
-    sheet = ensure_sheet(round_, table)
+    sheet = ensure_sheet(round_, table, games=games)
     key = scoped(key, sheet, *request)
     if applied(key):
         raise Replay()
@@ -238,7 +239,7 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     tournament = _rules_locked(table)
     rules = rules_of(tournament)
     sheet, key = sheet_and_key(round_, table, key, "game", number,
-                                "director" if director else "table")
+                                "director" if director else "table", games=True)
     if director and not (reason or "").strip():
         raise SheetError("reason", "Write the reason for this change; it is shown to the "
                          "table and kept in the record.")
@@ -330,7 +331,7 @@ def record_time_called(table: Table, round_: Round, *, version: int | None,
                        key: str | None) -> Scoresheet:
     """Enter every game not yet played as "time called"; under a rule set where time
     called zeroes the round, every game of this sheet then stores 0."""
-    sheet, key = sheet_and_key(round_, table, key, "time")
+    sheet, key = sheet_and_key(round_, table, key, "time", games=True)
     sheet = begin_write(sheet, version, key, locked=SUBMITTED)
     if len(sheet.games) >= table.tournament.games_per_round:
         raise SheetError("time", "Every game of this round is already entered.", status=409)
@@ -366,7 +367,7 @@ def end_table_round(table: Table, round_: Round, *, reason: str, points: dict[st
     adjustments = [{"seat": seat, "points": points[seat], "reason": reason}
                    for seat in SEATS if points.get(seat)]
     Game.from_dict({"outcome": "ended", "adjustments": adjustments}, rules)
-    sheet, key = sheet_and_key(round_, table, key, "end-round")
+    sheet, key = sheet_and_key(round_, table, key, "end-round", games=True)
     sheet = begin_write(sheet, version, key, locked=None)
     if sheet.state != SheetState.OPEN:
         raise SheetError("end", "This sheet was submitted; amend its games instead.")

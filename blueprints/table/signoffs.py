@@ -91,7 +91,8 @@ def initial_game(table: Table, round_: Round, number: int, seat: str, *,
                          "game when it is saved.", status=409)
     if seat not in SEATS:
         raise SheetError("seat", "Choose your seat.")
-    sheet, key = sheet_and_key(round_, table, key, "game-initial", number, seat)
+    sheet, key = sheet_and_key(round_, table, key, "game-initial", number, seat,
+                               games=True)
     sheet = begin_write(sheet, version, key)
     entry = next((e for e in sheet.games if e.number == number), None)
     if entry is None:

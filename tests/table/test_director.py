@@ -195,9 +195,9 @@ def test_add_adjustment_finds_a_sheet_the_table_created_meanwhile(app, east, dir
     east.save(1, outcome="wall")
     real, reads = sheets.sheet_for, []
 
-    def read_before_the_other_phone(rnd, table):
+    def read_before_the_other_phone(rnd, table, **read):
         reads.append(rnd)
-        return None if len(reads) == 1 else real(rnd, table)
+        return None if len(reads) == 1 else real(rnd, table, **read)
 
     monkeypatch.setattr(sheets, "sheet_for", read_before_the_other_phone)
     record("call.resolve", tournament_id=east.tournament.id, subject="call:1",

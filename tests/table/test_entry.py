@@ -147,6 +147,26 @@ def test_the_preview_writes_nothing_and_reads_as_the_entry_page_does(east):
     assert wrong.status_code == 404
 
 
+def test_a_save_reads_its_sheet_with_its_games_and_initials_in_one_query(east):
+    """A write reads its sheet with the rows it changes joined in (core.sheets.sheet_for,
+    to_write), not a query for each as it is first touched: on PostgreSQL each is a
+    round trip while the write holds its locks."""
+    from tests.table.conftest import count_queries
+
+    east.save(1, outcome="wall", initials="ab")
+    data = {"game_no": 2, "round_no": 1, "entered_as": "new", "version": east.version(),
+            "request_key": "second-game", "initials": "ab", "outcome": "wall"}
+    with count_queries() as save:
+        assert east.post("/game", data).status_code == 303
+    reads = [" ".join(statement.split()) for statement in save.statements
+             if statement.lstrip().upper().startswith("SELECT")]
+    assert not [read for read in reads
+                if read.split(" FROM ", 1)[1].startswith(("game_entry", "round_signoff"))]
+    assert sum("JOIN game_entry" in read and "JOIN round_signoff" in read
+               for read in reads) == 1
+    assert [game.number for game in games(east)] == [1, 2]
+
+
 def test_preview_of_an_unfinished_entry_names_the_next_step_not_an_error(east):
     data = {"game_no": 1, "round_no": 1, "version": 1, "outcome": "mahjong", "winner": "W"}
     text = east.post("/game/preview", data, headers=HX).get_data(as_text=True)
