@@ -9,10 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from flask import current_app
 from flask_wtf import FlaskForm
-from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
 from wtforms import (
     BooleanField,
     HiddenField,
@@ -214,8 +211,9 @@ class GameDefaults(GameAnswers):
     """GameForm as the entry page's GET builds it (formdata=None: every field at its
     default, then filled by `load` and the sheet's version), without binding WTForms'
     twenty-odd fields, which cost more than the rest of the wizard: the page reads only
-    each field's data, name, id and label, and the CSRF token's hidden input. Whatever is
-    posted back is read by the real GameForm, validated and CSRF-checked as ever."""
+    each field's data, name, id and label (its CSRF input is the template's csrf_input()).
+    Whatever is posted back is read by the real GameForm, validated and CSRF-checked as
+    ever."""
 
     _defaults: ClassVar[list[tuple[str, str, Label, Any]]] = []
 
@@ -223,11 +221,6 @@ class GameDefaults(GameAnswers):
         for name, id_, label, data in self._defaults or self._read_defaults():
             setattr(self, name, DefaultField(name, id_, label,
                                              list(data) if isinstance(data, list) else data))
-        if current_app.config.get("WTF_CSRF_ENABLED", True):
-            name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-            # what WTForms' HiddenInput writes (its attributes sorted), made directly
-            setattr(self, name, Markup('<input id="%s" name="%s" type="hidden" value="%s">')
-                    % (name, name, generate_csrf()))
 
     @classmethod
     def _read_defaults(cls) -> list[tuple[str, str, Label, Any]]:
