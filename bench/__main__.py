@@ -509,13 +509,16 @@ async def _capacity(args, given: str | None) -> str:
     steps = []
 
     async def measure(tables):
-        steps.append(await search.step(tables, args, run_env))
-        s = steps[-1]
-        print(f"{tables} tables: p95 {s.save_p95_ms:.0f} ms, {s.errors} errors, database "
-              f"{'PASS' if s.database_ok else 'FAIL'}, server CPU {s.server_cpu:.0f} s, "
-              f"generator CPU {s.generator_cpu:.0f} s, {s.wall:.0f} s "
-              f"({time.monotonic() - started:.0f} s so far)", file=sys.stderr)
-        return s.holds
+        trials = []
+        for _ in range(args.trials):
+            trials.append(await search.step(tables, args, run_env))
+            s = trials[-1]
+            print(f"{tables} tables: p95 {s.save_p95_ms:.0f} ms, {s.errors} errors, database "
+                  f"{'PASS' if s.database_ok else 'FAIL'}, server CPU {s.server_cpu:.0f} s, "
+                  f"generator CPU {s.generator_cpu:.0f} s, {s.wall:.0f} s "
+                  f"({time.monotonic() - started:.0f} s so far)", file=sys.stderr)
+        steps.extend(trials)
+        return search.count_holds(trials)
 
     held = None
     for tables in args.capacity:
@@ -658,6 +661,10 @@ def main(argv=None) -> None:
                         "until one does not hold (e.g. 250,500,1000 --spread 600 --slice 60)")
     parser.add_argument("--no-bisect", dest="bisect", action="store_false",
                         help="capacity search: do not try halfway after the first miss")
+    parser.add_argument("--trials", type=lambda text: max(1, int(text)), default=1,
+                        help="capacity search: round ends at each count; it holds when none "
+                        "failed a request or lost a sheet and their median p95 is under "
+                        "the target (on a shared machine one trial is one minute's luck)")
     parser.add_argument("--database-url", help="run on this PostgreSQL (its public schema "
                         "is dropped and rebuilt); default DATABASE_URL, else SQLite")
     parser.add_argument("--postgres", action="store_true",
