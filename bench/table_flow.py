@@ -1,6 +1,6 @@
 """East's round, a table's call and a director's queue work, as a phone does them: plain
-form posts, following redirects, and (unless told otherwise) the entry wizard's htmx
-preview at each answer tapped, as a phone with JavaScript asks for it. The hidden fields
+form posts, following redirects, and the entry wizard's htmx preview at each answer
+tapped, as a phone with JavaScript asks for it. The hidden fields
 of each form (sheet version, idempotency key, round) are read from the page just served,
 as a browser would send them. Used by the benchmark and by the fault tests."""
 
@@ -54,6 +54,11 @@ def game_fields(game: dict, signer: str) -> dict:
     return fields
 
 
+def preview_of(action: str) -> str:
+    """The wizard's preview URL beside the entry form's `action` (its save)."""
+    return action.replace("/game?", "/game/preview?")
+
+
 def steps_of(fields: dict) -> list[dict]:
     """The wizard's answers as tapped one by one: each step's form holds the answers so
     far (the initials come last, with the save)."""
@@ -74,11 +79,10 @@ async def follow(client, label: str, response):
     return response
 
 
-async def enter_games(client, seed, number: int, games: list[dict], retries: int = 0,
-                      taps: bool = True) -> None:
-    """East enters these games, each with the right initials. With `taps`, each answer
-    tapped first gets the wizard's preview (htmx), as on a phone with JavaScript: East's
-    most frequent request, about 19 a round."""
+async def enter_games(client, seed, number: int, games: list[dict], retries: int = 0) -> None:
+    """East enters these games, each with the right initials, each answer tapped first
+    getting the wizard's preview (htmx), as on a phone with JavaScript: East's most
+    frequent request, about 19 a round."""
     from bench.flows import table_url
 
     for game in games:
@@ -91,25 +95,22 @@ async def enter_games(client, seed, number: int, games: list[dict], retries: int
             return
         action = form["action"] or table_url(seed, number, "/game")
         fields = game_fields(game, signer_of(game))
-        if taps:
-            preview = action.replace("/game?", "/game/preview?")
-            for answers in steps_of(fields):
-                await client.request("game step", "POST", preview,
-                                     data={**form["fields"], **answers},
-                                     headers={"HX-Request": "true"}, retries=retries)
+        for answers in steps_of(fields):
+            await client.request("game step", "POST", preview_of(action),
+                                 data={**form["fields"], **answers},
+                                 headers={"HX-Request": "true"}, retries=retries)
         response = await client.request("save game", "POST", action,
                                         data={**form["fields"], **fields}, retries=retries)
         await follow(client, "save game", response)
 
 
-async def enter_round(client, seed, number: int, games: list[dict], retries: int = 0,
-                      taps: bool = True) -> None:
-    """East enters the round's games (with the wizard's previews: `taps`), every player
-    initials, East submits."""
+async def enter_round(client, seed, number: int, games: list[dict], retries: int = 0) -> None:
+    """East enters the round's games (with the wizard's previews), every player initials,
+    East submits."""
     from bench.flows import table_url
 
     await client.request("table page", "GET", table_url(seed, number), retries=retries)
-    await enter_games(client, seed, number, games, retries, taps)
+    await enter_games(client, seed, number, games, retries)
     await submit_round(client, seed, number, retries)
 
 

@@ -34,7 +34,7 @@ from collections import defaultdict
 from sqlalchemy import event
 
 from bench.flows import GAMES, app_for, migrated_seed, table_url
-from bench.table_flow import Forms, game_fields, signer_of, steps_of
+from bench.table_flow import Forms, game_fields, preview_of, signer_of, steps_of
 
 HX = {"HX-Request": "true"}
 WARM_UP = 3
@@ -99,7 +99,7 @@ def play_round(meter: Meter, code_seed, number: int, steps: bool) -> None:
         form = Forms(entry.get_data(as_text=True)).find("/game")
         fields = game_fields(game, signer_of(game))
         if steps:
-            preview = form["action"].replace("/game?", "/game/preview?")
+            preview = preview_of(form["action"])
             for answers in steps_of(fields):
                 step = meter("game step (htmx preview)", "POST", preview,
                              data={**form["fields"], **answers}, headers=HX)
