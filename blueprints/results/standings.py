@@ -9,6 +9,7 @@ import hashlib
 import json
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
@@ -50,7 +51,7 @@ class Line:
     player: PlayerInfo
     total: int
     games_won: int
-    per_round: dict[int, int]
+    per_round: Mapping[int, int]  # read-only: the Standing's own
     tied: bool
     played: bool = True  # some game of this player counts here (else the total is no result)
 
@@ -129,7 +130,7 @@ def competition_key(competition: Competition) -> str:
 
 
 def _lines(standings: list[Standing], players: dict[int, PlayerInfo]) -> list[Line]:
-    return [Line(s.rank, players[s.player], s.total, s.games_won, dict(s.per_round), s.tied,
+    return [Line(s.rank, players[s.player], s.total, s.games_won, s.per_round, s.tied,
                  s.best_game is not None)
             for s in standings]
 

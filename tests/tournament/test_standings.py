@@ -82,9 +82,13 @@ def test_totals_games_won_best_game_and_rounds():
 
 
 def test_per_round_is_read_only():
-    (line,) = standings(one_game_each(ann=10), entrants("ann"))
-    with pytest.raises(TypeError):
-        line.per_round[1] = 99  # type: ignore[index]
+    # bea and cy have no game: their zeros are one mapping between them, so a write to
+    # one would be every such player's.
+    ann, bea, cy = standings(one_game_each(ann=10), entrants("ann", "bea", "cy"))
+    for line in (ann, bea, cy):
+        with pytest.raises(TypeError):
+            line.per_round[1] = 99  # type: ignore[index]
+    assert dict(bea.per_round) == dict(cy.per_round) == {1: 0}
 
 
 def test_players_without_games_are_ranked_at_zero():
