@@ -1,6 +1,7 @@
 """The app factory and its configuration."""
 
 import os
+import socket
 
 import pytest
 
@@ -259,3 +260,20 @@ def test_each_gunicorn_worker_compiles_every_template_then_freezes_what_it_made(
     # another app (the benchmark's floor): no templates to compile; its heap frozen too
     hook(SimpleNamespace(wsgi=Flask("bare")))
     assert [name for name, _ in calls] == ["collect", "freeze"]
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_DEFER_ACCEPT"), reason="Linux only")
+def test_gunicorn_hands_a_worker_a_connection_only_once_its_request_arrives():
+    # A sync worker waits on the connection it accepted; one that sends nothing would hold
+    # it (e2e/test_idle_connections.py shows the whole server stalling).
+    import runpy
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    config = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))
+    with socket.socket() as tcp, socket.socket(socket.AF_UNIX) as unix:
+        tcp.bind(("127.0.0.1", 0))
+        tcp.listen()
+        config["when_ready"](SimpleNamespace(LISTENERS=[SimpleNamespace(sock=unix),
+                                                        SimpleNamespace(sock=tcp)]))
+        assert tcp.getsockopt(socket.IPPROTO_TCP, socket.TCP_DEFER_ACCEPT) > 0

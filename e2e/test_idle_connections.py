@@ -1,0 +1,37 @@
+"""Connections that send nothing must not hold up the phones that talk.
+
+gunicorn's sync workers serve one connection at a time, and a worker that accepted a
+connection waits for its request. A phone's browser opens connections ahead of need
+(preconnects), and the venue's Wi-Fi loses packets: with as many such connections as
+workers, every request waited until gunicorn's timeout killed the workers (32 s, then
+again). gunicorn.conf.py's when_ready defers each accept until the request has begun to
+arrive (TCP_DEFER_ACCEPT, Linux)."""
+
+from __future__ import annotations
+
+import socket
+import urllib.request
+
+import pytest
+
+from e2e.conftest import LiveServer
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_DEFER_ACCEPT"), reason="Linux only")
+def test_a_page_loads_while_more_connections_than_workers_send_nothing(tmp_path):
+    server = LiveServer(tmp_path, extra_env={"WEB_CONCURRENCY": "2"})
+    server.migrate()
+    server.start()
+    try:
+        silent = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(4)]
+        try:
+            # Without the deferred accept this waits for gunicorn's 30 s timeout, twice.
+            with urllib.request.urlopen(server.url + "/", timeout=15) as response:
+                assert response.status == 200
+                assert b"MahjTable" in response.read()
+        finally:
+            for connection in silent:
+                connection.close()
+    finally:
+        server.stop()
+    assert "WORKER TIMEOUT" not in (tmp_path / "gunicorn.log").read_text()
