@@ -53,6 +53,11 @@ def when_ready(server):
             listener.sock.setsockopt(socket.IPPROTO_TCP, option, DEFER_ACCEPT_SECONDS)
 
 
+def on_reload(server):
+    # A reload (SIGHUP) that changes the address opens new listeners before this is called.
+    when_ready(server)
+
+
 def post_worker_init(worker):
     # Every template compiled as the worker starts (about half a second), not by the
     # first requests for each page on each worker (app.MahjTable.compile_templates).

@@ -271,9 +271,11 @@ def test_gunicorn_hands_a_worker_a_connection_only_once_its_request_arrives():
     from types import SimpleNamespace
 
     config = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))
-    with socket.socket() as tcp, socket.socket(socket.AF_UNIX) as unix:
-        tcp.bind(("127.0.0.1", 0))
-        tcp.listen()
-        config["when_ready"](SimpleNamespace(LISTENERS=[SimpleNamespace(sock=unix),
-                                                        SimpleNamespace(sock=tcp)]))
-        assert tcp.getsockopt(socket.IPPROTO_TCP, socket.TCP_DEFER_ACCEPT) > 0
+    for hook in ("when_ready", "on_reload"):  # at start, and on new listeners after a reload
+        with socket.socket() as tcp, socket.socket(socket.AF_UNIX) as unix:
+            tcp.bind(("127.0.0.1", 0))
+            tcp.listen()
+            assert tcp.getsockopt(socket.IPPROTO_TCP, socket.TCP_DEFER_ACCEPT) == 0
+            config[hook](SimpleNamespace(LISTENERS=[SimpleNamespace(sock=unix),
+                                                    SimpleNamespace(sock=tcp)]))
+            assert tcp.getsockopt(socket.IPPROTO_TCP, socket.TCP_DEFER_ACCEPT) > 0
