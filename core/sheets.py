@@ -125,9 +125,10 @@ def open_rounds_before(table: Table, number: int) -> list:
 def sheet_for(round_: Round, table: Table, *, to_write: bool = False,
               games: bool = False) -> Scoresheet | None:
     """The round's sheet at this table, or None. `to_write`: with its initials loaded,
-    and its games too with `games`, in the same query (_SHEET_TO_WRITE)."""
+    and `games` (which implies to_write) its games too, in the same query
+    (_SHEET_TO_WRITE)."""
     params = {"round_id": round_.id, "table_id": table.id}
-    if not to_write:
+    if not (to_write or games):
         return db.session.scalar(_SHEET, params)
     return db.session.scalars(_SHEET_TO_WRITE[games], params).unique().first()
 

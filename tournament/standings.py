@@ -327,13 +327,6 @@ def _total_of(item: tuple[Hashable, _Tally]) -> int:
     return item[1].total
 
 
-def _rank_counts(lines: Sequence[Standing]) -> dict[int, int]:
-    counts: dict[int, int] = {}
-    for line in lines:
-        counts[line.rank] = counts.get(line.rank, 0) + 1
-    return counts
-
-
 def break_tie(lines: Sequence[Standing], order: Sequence[Hashable]) -> list[Standing]:
     """Apply a recorded tie-break (Hidden Tile's tile-bag draw) to one tie group.
 
