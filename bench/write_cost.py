@@ -2,8 +2,11 @@
 
     .venv/bin/python -m bench.write_cost [--tables 150] [--rounds 30] [--batches 3]
                                          [--sql NAME] [--profile NAME|all] [--no-steps]
+                                         [--postgres | --database-url URL]
 
-Seeds a tournament of --tables tables (bench.flows.seed) on a temporary SQLite file, then
+Seeds a tournament of --tables tables (bench.flows.seed) on a temporary SQLite file (or
+on PostgreSQL: a throwaway cluster with --postgres, or the database at --database-url,
+whose public schema is dropped and rebuilt), then
 with the Flask test client (CSRF on, the cookie jar of one phone) plays the round of
 bench.flows.GAMES at tables 1, 2, ... one after another, as a phone does it: the table
 page; per game the entry page, the wizard's htmx previews as each answer is tapped
@@ -19,7 +22,10 @@ milliseconds (time.process_time: this process only, the test client's own work i
 the least of the batches' means, as other processes share the CPU) and SQL statements (a
 before_cursor_execute listener) of one, and the total per table-round.
 --sql NAME prints the statements of the requests of that kind at the last table;
---profile NAME (or "all") runs cProfile over those requests and prints the top functions."""
+--profile NAME (or "all") runs cProfile over those requests and prints the top functions.
+On PostgreSQL the statements' own cost is on the server, not in this process: the report
+adds the database server's CPU per table-round (its postmaster and backends, from /proc;
+only for the throwaway cluster, whose port names it)."""
 
 from __future__ import annotations
 
@@ -30,11 +36,14 @@ import pstats
 import tempfile
 import time
 from collections import defaultdict
+from contextlib import contextmanager
+from urllib.parse import urlsplit
 
 from sqlalchemy import event
 
 from bench.flows import GAMES, app_for, migrated_seed, table_url
 from bench.table_flow import Forms, game_fields, preview_of, signer_of, steps_of
+from bench.wrk import postgres_cpu
 
 HX = {"HX-Request": "true"}
 WARM_UP = 3
@@ -50,7 +59,7 @@ class Meter:
         self.statements: dict[str, int] = defaultdict(int)
         self.measuring = False
         self.profile_name, self.sql_name = profile, sql
-        self.profiler = cProfile.Profile() if profile else None
+        self.profiler = cProfile.Profile(time.process_time) if profile else None
         self.last_table = False
         self._queries = 0
         self._show = False
@@ -125,6 +134,29 @@ def play_round(meter: Meter, code_seed, number: int, steps: bool) -> None:
     meter.follow("submit -> table page", submitted)
 
 
+@contextmanager
+def database(args):
+    """The URL of an empty database for this run, and the port of its server when it is
+    the throwaway cluster (whose CPU can be read)."""
+    if args.postgres:
+        from bench.postgres import cluster
+        with cluster() as url:
+            yield url, urlsplit(url).port
+    elif args.database_url:
+        from sqlalchemy import create_engine, text
+
+        from app import normalise_database_url
+
+        engine = create_engine(normalise_database_url(args.database_url))
+        with engine.begin() as connection:
+            connection.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+        engine.dispose()
+        yield args.database_url, None
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            yield "sqlite:///" + os.path.join(folder, "bench.db"), None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=150)
@@ -134,11 +166,16 @@ def main() -> None:
     parser.add_argument("--sql", default=None, help="print the statements of this kind")
     parser.add_argument("--no-steps", action="store_true",
                         help="leave out the wizard's htmx previews")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--postgres", action="store_true",
+                       help="on a throwaway PostgreSQL cluster (bench.postgres)")
+    where.add_argument("--database-url", default=None,
+                       help="on this PostgreSQL (its public schema is dropped and rebuilt)")
     args = parser.parse_args()
     assert args.rounds * args.batches + WARM_UP <= args.tables
 
-    with tempfile.TemporaryDirectory() as folder:
-        database_url = "sqlite:///" + os.path.join(folder, "bench.db")
+    server_cpu: list[float] = []
+    with database(args) as (database_url, port):
         code_seed = migrated_seed(database_url, args.tables)
         app = app_for(database_url)
         with app.app_context():
@@ -155,11 +192,14 @@ def main() -> None:
             meter.count.clear()
             meter.statements.clear()
             meter.measuring = True
+            server_before = postgres_cpu(port)
             for _ in range(args.rounds):
                 meter.last_table = batch == args.batches - 1 and _ == args.rounds - 1
                 play_round(meter, code_seed, number, not args.no_steps)
                 number += 1
             meter.measuring = False
+            if server_before is not None:
+                server_cpu.append(postgres_cpu(port) - server_before)
             for name, spent in meter.cpu.items():
                 cpu[name] = min(cpu.get(name, spent), spent)
 
@@ -174,6 +214,9 @@ def main() -> None:
     print(f"{'table-round':30} {sum(meter.count.values()) / rounds:9.1f} {'':7} {'':6} "
           f"{sum(cpu.values()) * 1000 / rounds:12.1f} "
           f"{sum(meter.statements.values()) / rounds:9.1f}")
+    if server_cpu:
+        print(f"database server CPU per table-round: {min(server_cpu) * 1000 / rounds:.1f} ms "
+              "(the least of the batches)")
     if meter.profiler is not None:
         stats = pstats.Stats(meter.profiler)
         stats.sort_stats("cumulative").print_stats(90)

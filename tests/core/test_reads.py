@@ -65,6 +65,23 @@ def test_a_post_reads_in_its_transaction_as_before(app, tournament_id):
         assert in_transaction()
 
 
+def test_a_post_that_only_shows_reads_outside_a_transaction(app, tournament_id):
+    """The entry wizard's preview answers a post but writes nothing (@shows_only): no
+    BEGIN and no ROLLBACK, as a GET; a post to the save beside it keeps its transaction."""
+    from flask import url_for
+
+    with app.test_request_context("/"):
+        preview = url_for("table.preview_game", code="TEST", number=1)
+        save = url_for("table.save_game", code="TEST", number=1)
+    with app.test_request_context(preview, method="POST"):
+        db.session.scalar(select(Tournament.name))
+        assert not in_transaction()
+    db.session.remove()
+    with app.test_request_context(save, method="POST"):
+        db.session.scalar(select(Tournament.name))
+        assert in_transaction()
+
+
 def test_the_pool_gets_its_connections_back_in_transaction_mode(app, tournament_id):
     with app.test_request_context("/", method="GET"):
         driver = db.session.connection().connection.driver_connection
