@@ -380,9 +380,23 @@ def leaders(tournament: Tournament, count: int = 10) -> Leaders:
     return Leaders(shown, sum(1 for line in lines[count:] if line.rank == cut))
 
 
-def results_version(tournament: Tournament) -> str:
-    """A short fingerprint of everything the standings show, from one statement: polling
-    pages send it back and get 204 while it has not changed.
+@dataclass(frozen=True)
+class Versions:
+    """What the standings pages compare to answer a poll with 204.
+
+    `every`: everything the standings show, provisional lines included (every saved game
+    changes it). `official`: everything the official standings show but the count of
+    games not yet counted (`open_games`), which a save at any table changes: a poll of
+    the official standings whose lines did not change gets only that count (a few bytes),
+    not thousands of lines ranked and rendered again."""
+
+    every: str
+    official: str
+    open_games: int
+
+
+def results_versions(tournament: Tournament) -> Versions:
+    """The standings' Versions, from one statement.
 
     The standings read each sheet's stored sums, never a game (load_round_totals), and
     every change of a game that changes a sum rewrites its sheet's row (models.sheet keeps
@@ -393,6 +407,7 @@ def results_version(tournament: Tournament) -> str:
     def scalar(query):
         return query.scalar_subquery()
 
+    final = Scoresheet.state.in_(rules_of(tournament).final_states)
     breaks = Tiebreak.tournament_id == tournament.id
     players = Player.tournament_id == tournament.id
     competitions = (select(Competition.id).where(Competition.tournament_id == tournament.id)
@@ -401,6 +416,10 @@ def results_version(tournament: Tournament) -> str:
         select(func.count(Scoresheet.id), func.coalesce(func.sum(Scoresheet.version), 0),
                func.max(Scoresheet.updated_at),
                func.sum(case((Scoresheet.state == SheetState.OPEN, 0), else_=1)),
+               func.count(Scoresheet.id).filter(final),
+               func.coalesce(func.sum(Scoresheet.version).filter(final), 0),
+               func.max(Scoresheet.updated_at).filter(final),
+               func.coalesce(func.sum(Scoresheet.games_count).filter(~final), 0),
                scalar(select(func.count(Tiebreak.id)).where(breaks)),
                scalar(select(func.max(Tiebreak.id)).where(breaks)),
                scalar(select(func.count(Player.id)).where(players)),
@@ -416,6 +435,18 @@ def results_version(tournament: Tournament) -> str:
         .select_from(Scoresheet)
         .join(Round, Round.id == Scoresheet.round_id)
         .where(Round.tournament_id == tournament.id))
-    parts = [tournament.prize_places, tournament.rounds, tournament.players_version,
-             *db.session.execute(query).one()]
+    row = db.session.execute(query).one()
+    every_sheet, official_sheets, open_games, others = row[:4], row[4:7], row[7], row[8:]
+    fixed = [tournament.prize_places, tournament.rounds, tournament.players_version]
+    return Versions(every=_digest([*fixed, *every_sheet, *others]),
+                    official=_digest([*fixed, *official_sheets, *others]),
+                    open_games=int(open_games))
+
+
+def results_version(tournament: Tournament) -> str:
+    """A short fingerprint of everything the standings show (Versions.every)."""
+    return results_versions(tournament).every
+
+
+def _digest(parts: list) -> str:
     return hashlib.sha1(json.dumps(parts, default=str).encode()).hexdigest()[:12]

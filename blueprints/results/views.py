@@ -16,6 +16,7 @@ from flask import (
     abort,
     flash,
     g,
+    make_response,
     redirect,
     render_template,
     request,
@@ -57,15 +58,28 @@ def _view_args():
 
 @bp.get("/<code>", endpoint="standings")
 def public_standings(code):
-    """Public standings by tournament code; htmx polls send ?v= and get 204 if unchanged."""
+    """Public standings by tournament code. htmx polls send the version shown (?v=) and,
+    on the official standings, the count of games not counted yet (?o=): 204 while both
+    are current; when only the count changed (a game saved at a table whose sheet is not
+    final), that count alone, not the lines ranked and rendered again."""
     tournament = _by_code(code)
-    version = standings.results_version(tournament)
-    if wants_partial() and request.args.get("v") == version:
-        return Response(status=204)
     key, view = _view_args()
+    versions = standings.results_versions(tournament)
+    version = versions.every if view == "provisional" else versions.official
+    me = small_int(request.args.get("me"))
+    if wants_partial() and request.args.get("v") == version:
+        if view == "provisional" or small_int(request.args.get("o")) == versions.open_games:
+            return Response(status=204)
+        response = make_response(render_template(
+            "results/_standings_open.html", tournament=tournament, key=key, view=view,
+            version=version, open_games=versions.open_games, me=me,
+            page=small_int(request.args.get("page")),
+            final_word=rules_of(tournament).scores_final))
+        response.headers["HX-Reswap"] = "none"  # the lines stay; the parts swap out of band
+        response.vary.add("HX-Request")
+        return response
     board = standings.board(tournament, provisional=view == "provisional")
     table = board.table(key)
-    me = small_int(request.args.get("me"))
     lines = table.provisional if view == "provisional" else table.lines
     listed = standings.standings_page(lines, small_int(request.args.get("page")), me)
     return render_page_or_partial("results/standings.html", "results/_standings.html",
@@ -86,7 +100,7 @@ def _director_page(tournament, status=200, prize_form=None, tie_errors=None):
         tie_choices=tiebreaks.tie_decisions(rules),
         tie_method=tiebreaks.TIE_METHODS[rules.tiebreak],
         tie_by_bag=rules.tiebreak == "tile_bag", rulings=missing.rulings(tournament),
-        can_manage=g.role in MANAGE, version=standings.results_version(tournament),
+        can_manage=g.role in MANAGE,
     ), status
 
 

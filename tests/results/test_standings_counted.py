@@ -38,7 +38,7 @@ def test_find_me_shows_the_players_own_line(client, tournament):
     html = client.get(f"/results/{tournament.code}?me=1").get_data(as_text=True)
     assert "Player 1</strong> (No. 1): rank 1, total 35." in html
     assert re.search(r'id="s-player-1" class="[^"]*\bme" aria-current="true"', html)
-    assert "me=1" in html.split('id="standings"')[1].split(">")[0]      # the poll keeps it
+    assert "me=1" in html.split('id="standings-poll"')[1].split(">")[0]  # the poll keeps it
     html = client.get(f"/results/{tournament.code}?me=20").get_data(as_text=True)
     assert "Player 20</strong> (No. 20): no result yet." in html
     for wrong in ("999", "abc", "-1"):

@@ -27,8 +27,8 @@ def test_public_standings_by_code_need_no_sign_in(app, tournament):
 def test_poll_gets_204_until_a_sheet_changes(app, tournament):
     client = app.test_client()
     headers = {"HX-Request": "true"}
-    version = standings.results_version(tournament)
-    url = f"/results/{tournament.code}?v={version}"
+    versions = standings.results_versions(tournament)
+    url = f"/results/{tournament.code}?v={versions.official}&o={versions.open_games}"
     assert client.get(url, headers=headers).status_code == 204
     add_sheet(tournament, 1, 1, [win("E")])
     partial = client.get(url, headers=headers)
@@ -36,6 +36,49 @@ def test_poll_gets_204_until_a_sheet_changes(app, tournament):
     html = partial.get_data(as_text=True)
     assert html.lstrip().startswith("<section") and "<html" not in html
     assert "HX-Request" in partial.headers["Vary"]
+    shown = standings.results_versions(tournament)
+    assert f"v={shown.official}" in html and f"o={shown.open_games}" in html
+
+
+def test_a_game_saved_on_an_open_sheet_sends_the_official_standings_only_its_count(
+        app, tournament):
+    """The official standings count final sheets only: a game saved at a table whose sheet
+    is still open changes the count of games not counted yet, and the poll gets that
+    count and its own new address out of band, not the lines again. The provisional
+    standings, which show that game, get their lines."""
+    add_sheet(tournament, 1, 1, [win("E")])
+    client = app.test_client()
+    headers = {"HX-Request": "true"}
+    before = standings.results_versions(tournament)
+    official = f"/results/{tournament.code}?v={before.official}&o={before.open_games}&me=3"
+    provisional = f"/results/{tournament.code}?view=provisional&v={before.every}"
+    assert client.get(official, headers=headers).status_code == 204
+    assert client.get(provisional, headers=headers).status_code == 204
+
+    open_sheet = add_sheet(tournament, 1, 2, [win("S"), WALL], state="open")
+    after = standings.results_versions(tournament)
+    assert (after.official, after.open_games) == (before.official, 2)
+    assert after.every != before.every
+    answer = client.get(official, headers=headers)
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and answer.headers["HX-Reswap"] == "none"
+    assert "<section" not in html and "Player 1" not in html      # no line re-sent
+    assert html.count('hx-swap-oob="true"') == 2
+    assert 'id="standings-open"' in html and "2 games entered at tables" in html
+    poll = html.split('id="standings-poll"')[1].split(">")[0]
+    assert f"v={after.official}" in poll and "o=2" in poll and "me=3" in poll
+    following = official.replace(f"o={before.open_games}", "o=2")
+    assert client.get(following, headers=headers).status_code == 204
+    lines = client.get(provisional, headers=headers)
+    assert lines.status_code == 200 and "<section" in lines.get_data(as_text=True)
+
+    open_sheet.state = "submitted"  # now it counts: the lines change
+    db.session.commit()
+    submitted = client.get(following, headers=headers)
+    assert submitted.status_code == 200 and "HX-Reswap" not in submitted.headers
+    html = submitted.get_data(as_text=True)
+    assert html.lstrip().startswith("<section") and 'id="standings-open"' in html
+    assert standings.results_versions(tournament).open_games == 0
 
 
 def test_the_version_follows_every_change_of_a_game_the_standings_show(app, tournament):
@@ -57,6 +100,25 @@ def test_the_version_follows_every_change_of_a_game_the_standings_show(app, tour
     sheet.games.pop()                                                 # a game removed
     assert changed()
     sheet.games[0].note = "checked"       # nothing the standings show: no refresh for it
+    assert not changed()
+
+
+def test_the_official_version_follows_every_change_of_a_final_sheet(app, tournament):
+    sheet = add_sheet(tournament, 1, 1, [win("E"), WALL])
+    seen = {standings.results_versions(tournament).official}
+
+    def changed() -> bool:
+        db.session.commit()
+        version = standings.results_versions(tournament).official
+        new = version not in seen
+        seen.add(version)
+        return new
+
+    sheet.games[1].points = {"E": -10, "S": 30, "W": -10, "N": -10}   # an amendment
+    assert changed()
+    sheet.state = "open"                                              # reopened
+    assert changed()
+    sheet.games[1].note = "checked"          # on an open sheet: not in the official lines
     assert not changed()
 
 
@@ -300,15 +362,16 @@ def test_a_corrected_name_reaches_the_polling_standings_and_big_screen(app, clie
 
     add_sheet(tournament, 1, 1, [win("E")])
     player = next(p for p in tournament.players if p.number == 1)
-    version, screen = standings.results_version(tournament), board(tournament).version
+    versions, screen = standings.results_versions(tournament), board(tournament).version
     response = client.post(f"/director/t/{tournament.id}/players/{player.id}",
                            data={"number": "1", "name": "Ruth Abrams"})
     assert response.status_code == 302
     db.session.expire_all()
-    assert standings.results_version(tournament) != version
+    assert standings.results_versions(tournament).official != versions.official
     assert board(tournament).version != screen
-    poll = app.test_client().get(f"/results/{tournament.code}?v={version}",
-                                 headers={"HX-Request": "true"})
+    poll = app.test_client().get(
+        f"/results/{tournament.code}?v={versions.official}&o={versions.open_games}",
+        headers={"HX-Request": "true"})
     assert poll.status_code == 200 and "Ruth Abrams" in poll.get_data(as_text=True)
 
 
