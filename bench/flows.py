@@ -321,13 +321,32 @@ async def director(base, seed, stats, args, client_class, stop) -> None:
         await client.close()
 
 
+STANDINGS_POLL = re.compile(r'<div id="standings-poll"[^>]*?hx-get="([^"]*)"')
+RELOAD_SECONDS = (30.0, 90.0)  # an onlooker reloads the standings about once a minute
+
+
 async def spectator(base, seed, stats, args, client_class, stop) -> None:
+    """An onlooker with the standings open on a phone: the page, then its poll every
+    --poll seconds as htmx makes it (following the address each answer carries), and a
+    reload about once a minute, as a player pulling the page to refresh."""
     client = client_class(base, stats)
+    rng = random.Random()
+    poll = None
     try:
-        await pause(stop, random.uniform(0, 8))
+        await pause(stop, rng.uniform(0, args.poll))
+        reload_at = 0.0
         while not stop.is_set():
-            await client.request("standings", "GET", f"/results/{seed.code}")
-            await pause(stop, random.uniform(3, 8))
+            if poll is None or time.monotonic() >= reload_at:
+                answer = await client.request("standings", "GET", f"/results/{seed.code}")
+                reload_at = time.monotonic() + rng.uniform(*RELOAD_SECONDS)
+            else:
+                answer = await client.request("standings poll", "GET", poll,
+                                              headers={"HX-Request": "true"})
+            found = answer is not None and answer.status_code == 200 and \
+                STANDINGS_POLL.search(answer.text)
+            if found:
+                poll = found.group(1).replace("&amp;", "&")
+            await pause(stop, args.poll)
     finally:
         await client.close()
 
