@@ -16,7 +16,8 @@
    phone makes the page's one poll every POLL seconds, every East enters four games with
    initials and submits, each at its own moment within --spread seconds (--slice: only
    that part of the window, at its rate), 10% of those tables call the director, directors
-   work the queue, big screens poll, onlookers open the standings;
+   work the queue, big screens poll, onlookers keep the standings open (polling) and
+   reload them about once a minute;
 5. per endpoint p50/p95/p99 latency, throughput and errors; the CPU of server, generator
    and database; then the database check: every table that submitted has one sheet, with
    four games whose points are what tournament.scoring.score_game gives; page sizes; the
@@ -447,7 +448,8 @@ async def _run(args, given: str | None) -> str:
                    f"before the window) each making their page's one poll every "
                    f"{args.poll:.0f} s; two big screens polling; calls from 10% of the "
                    "entering tables; three directors working the queue; twenty onlookers "
-                   f"on the standings; phones spread over {args.servers} app server(s).", ""]
+                   "with the standings open (their poll, and a reload about once a minute); "
+                   "phones spread over {args.servers} app server(s).", ""]
         report += stats.table(floor_rps)
         wall = stats.ended - stats.started
         report += ["", f"CPU in these {wall:.0f} s: server (gunicorn) {server_cpu:.1f} s "
