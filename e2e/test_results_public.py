@@ -109,6 +109,7 @@ def test_public_standings_update_after_a_table_submits(live_server, page, new_ph
         timeout=8_000)
     expect(first).to_contain_text("Player 5")
     expect(page.locator("#standings table")).to_have_attribute("data-kept", "yes")
+    screenshot(page, "results-public-open-game")
 
     # East submits: within a poll or two the player sees the new leader, 50 + 10
     # self-picked (time called scores X under TNT).
