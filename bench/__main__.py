@@ -449,7 +449,7 @@ async def _run(args, given: str | None) -> str:
                    f"{args.poll:.0f} s; two big screens polling; calls from 10% of the "
                    "entering tables; three directors working the queue; twenty onlookers "
                    "with the standings open (their poll, and a reload about once a minute); "
-                   "phones spread over {args.servers} app server(s).", ""]
+                   f"phones spread over {args.servers} app server(s).", ""]
         report += stats.table(floor_rps)
         wall = stats.ended - stats.started
         report += ["", f"CPU in these {wall:.0f} s: server (gunicorn) {server_cpu:.1f} s "
