@@ -165,3 +165,38 @@ def test_the_standings_offline_say_the_page_may_be_out_of_date(live_server, page
     expect(banner).to_be_in_viewport()
     page.context.set_offline(False)
     expect(banner).to_be_hidden(timeout=WITHIN_ONE_POLL)
+
+
+def test_a_lost_answer_with_the_count_comes_again_with_the_next_poll(live_server, page,
+                                                                     director_account):
+    """The worst moment to lose the Wi-Fi: the poll whose answer carries the new count of
+    games not counted yet (and the poll's new address). The phone says it lost the
+    connection; the next poll, still at the old address, gets the count; the lines on the
+    page stay."""
+    email, _password = director_account
+    code = "CUT" + secrets.token_hex(2).upper()
+    seed_tournament(live_server, email, code)
+    submit(live_server, code, 1, 1, [win("E")])
+    page.goto(f"{live_server.url}/results/{code}")
+    expect(page.locator("table.standings tbody tr")).to_have_count(8)
+    page.evaluate("document.querySelector('#standings table').dataset.kept = 'yes'")
+
+    submit(live_server, code, 1, 2, [win("S")], state="open")   # a game saved at table 2
+    lost: list[str] = []
+
+    def lose_the_first(route):
+        if lost:
+            route.continue_()
+        else:
+            lost.append(route.request.url)
+            route.abort()
+
+    page.route(re.compile(rf"/results/{code}\?"), lose_the_first)
+    banner = page.locator("#offline-banner")
+    expect(banner).to_be_visible(timeout=WITHIN_ONE_POLL)
+    expect(page.get_by_text(re.compile("1 game entered at tables"))).to_be_visible(
+        timeout=WITHIN_ONE_POLL)
+    expect(banner).to_be_hidden()
+    expect(page.locator("#standings table")).to_have_attribute("data-kept", "yes")
+    assert lost and "o=0" in lost[0]
+    screenshot(page, "results-public-count-after-a-lost-poll")
