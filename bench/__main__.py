@@ -301,14 +301,8 @@ def gunicorn(app_spec: str, env: dict, log: Path):
 
 def reset_database(database_url: str, env: dict) -> None:
     if database_url.startswith("postgres"):
-        from sqlalchemy import create_engine, text
-
-        from app import normalise_database_url
-
-        engine = create_engine(normalise_database_url(database_url))
-        with engine.begin() as conn:
-            conn.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
-        engine.dispose()
+        from bench.postgres import empty_schema
+        empty_schema(database_url)
     subprocess.run([sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"],
                    cwd=ROOT, env=env, check=True)
 

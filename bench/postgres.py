@@ -16,6 +16,19 @@ SEARCH = ["/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin",
           "/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/14/bin"]
 
 
+def empty_schema(database_url: str) -> None:
+    """Drop and recreate the public schema of the PostgreSQL at `database_url`: an empty
+    database for a run, whatever an earlier run left in it."""
+    from sqlalchemy import create_engine, text
+
+    from app import normalise_database_url
+
+    engine = create_engine(normalise_database_url(database_url))
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+    engine.dispose()
+
+
 def binaries() -> Path:
     """The folder holding initdb and pg_ctl: PG_BIN, else PATH, else Debian's folders."""
     if folder := os.environ.get("PG_BIN"):

@@ -39,14 +39,13 @@ KINDS = ("poll", "page", "bare")
 
 def reset_schema(app) -> None:
     from flask_migrate import upgrade
-    from sqlalchemy import text
 
+    from bench.postgres import empty_schema
     from models import db
 
     with app.app_context():
         if db.engine.dialect.name == "postgresql":
-            with db.engine.begin() as connection:
-                connection.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+            empty_schema(app.config["SQLALCHEMY_DATABASE_URI"])
         upgrade(directory=os.path.join(app.root_path, "migrations"))
         db.engine.dispose()
 

@@ -143,14 +143,8 @@ def database(args):
         with cluster() as url:
             yield url, urlsplit(url).port
     elif args.database_url:
-        from sqlalchemy import create_engine, text
-
-        from app import normalise_database_url
-
-        engine = create_engine(normalise_database_url(args.database_url))
-        with engine.begin() as connection:
-            connection.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
-        engine.dispose()
+        from bench.postgres import empty_schema
+        empty_schema(args.database_url)
         yield args.database_url, None
     else:
         with tempfile.TemporaryDirectory() as folder:

@@ -443,10 +443,5 @@ def results_versions(tournament: Tournament) -> Versions:
                     open_games=int(open_games))
 
 
-def results_version(tournament: Tournament) -> str:
-    """A short fingerprint of everything the standings show (Versions.every)."""
-    return results_versions(tournament).every
-
-
 def _digest(parts: list) -> str:
     return hashlib.sha1(json.dumps(parts, default=str).encode()).hexdigest()[:12]

@@ -83,11 +83,11 @@ def test_a_game_saved_on_an_open_sheet_sends_the_official_standings_only_its_cou
 
 def test_the_version_follows_every_change_of_a_game_the_standings_show(app, tournament):
     sheet = add_sheet(tournament, 1, 1, [win("E"), WALL], state="open")
-    seen = {standings.results_version(tournament)}
+    seen = {standings.results_versions(tournament).every}
 
     def changed() -> bool:
         db.session.commit()
-        version = standings.results_version(tournament)
+        version = standings.results_versions(tournament).every
         new = version not in seen
         seen.add(version)
         return new
