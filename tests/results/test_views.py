@@ -81,17 +81,24 @@ def test_a_game_saved_on_an_open_sheet_sends_the_official_standings_only_its_cou
     assert standings.results_versions(tournament).open_games == 0
 
 
-def test_the_version_follows_every_change_of_a_game_the_standings_show(app, tournament):
-    sheet = add_sheet(tournament, 1, 1, [win("E"), WALL], state="open")
-    seen = {standings.results_versions(tournament).every}
+def change_watch(tournament, which: str):
+    """changed(): commit, then whether the standings' version `which` (a field of
+    standings.Versions) is one not seen before."""
+    seen = {getattr(standings.results_versions(tournament), which)}
 
     def changed() -> bool:
         db.session.commit()
-        version = standings.results_versions(tournament).every
+        version = getattr(standings.results_versions(tournament), which)
         new = version not in seen
         seen.add(version)
         return new
 
+    return changed
+
+
+def test_the_version_follows_every_change_of_a_game_the_standings_show(app, tournament):
+    sheet = add_sheet(tournament, 1, 1, [win("E"), WALL], state="open")
+    changed = change_watch(tournament, "every")
     sheet.games[1].points = {"E": -10, "S": 30, "W": -10, "N": -10}   # new points
     assert changed()
     sheet.games[1].record = {"outcome": "mahjong", "winner": "S", "value": 30,
@@ -105,15 +112,7 @@ def test_the_version_follows_every_change_of_a_game_the_standings_show(app, tour
 
 def test_the_official_version_follows_every_change_of_a_final_sheet(app, tournament):
     sheet = add_sheet(tournament, 1, 1, [win("E"), WALL])
-    seen = {standings.results_versions(tournament).official}
-
-    def changed() -> bool:
-        db.session.commit()
-        version = standings.results_versions(tournament).official
-        new = version not in seen
-        seen.add(version)
-        return new
-
+    changed = change_watch(tournament, "official")
     sheet.games[1].points = {"E": -10, "S": 30, "W": -10, "N": -10}   # an amendment
     assert changed()
     sheet.state = "open"                                              # reopened
