@@ -212,6 +212,9 @@ def main() -> None:
         print(f"database server CPU per table-round: {min(server_cpu) * 1000 / rounds:.1f} ms "
               "(the least of the batches)")
     if meter.profiler is not None:
+        if args.profile != "all" and args.profile not in meter.count:
+            raise SystemExit(f"--profile {args.profile!r}: no request of that kind; the kinds "
+                             f"are the names above, or 'all'")
         stats = pstats.Stats(meter.profiler)
         stats.sort_stats("cumulative").print_stats(90)
         stats.sort_stats("tottime").print_stats(30)
