@@ -267,8 +267,17 @@ def write_unless_scored(tournament: Tournament, field: str | None, message: str,
                         **values) -> None:
     """Write `values` to the tournament's row only while none of its games is entered, as
     one conditional UPDATE (check and write in the same statement, so a score saved at the
-    same moment cannot slip in between); RulesFixed(field, message) when a game is in."""
+    same moment cannot slip in between); RulesFixed(field, message) when a game is in.
+
+    The row is locked FOR UPDATE first, in its own statement. A save holds it FOR SHARE
+    while it scores a game under the rules it read (sheet_writes.save_game), so the lock
+    waits for a save in progress. Without it the UPDATE waited for that save too, but then
+    wrote anyway: on PostgreSQL a statement checks NOT EXISTS in the snapshot taken when it
+    began, before the save's game was committed. Once the lock is ours, the UPDATE begins
+    afresh and sees that game. (SQLite lets one writer in at a time: nothing to wait for.)"""
     db.session.flush()
+    db.session.execute(select(Tournament.id).where(Tournament.id == tournament.id)
+                       .with_for_update())
     scored = exists(
         select(GameEntry.id).join(Scoresheet, Scoresheet.id == GameEntry.sheet_id)
         .join(Round, Round.id == Scoresheet.round_id)

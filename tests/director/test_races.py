@@ -7,12 +7,18 @@ would when the other request lands between that check and the write)."""
 
 from __future__ import annotations
 
+import os
+import threading
+import time
+
+import pytest
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from blueprints.director import players, seating, tournaments
 from blueprints.director.common import GAMES_FIXED
-from core.rounds import round_row
-from models import AuditEvent, Player, Round, db
+from core.rounds import ensure_round, round_row
+from models import AuditEvent, GameEntry, Player, Round, Scoresheet, Tournament, db
 from tests.director.conftest import enter_a_game, error_at
 from tests.director.test_tournament import rules_data
 
@@ -35,6 +41,49 @@ def test_rules_edit_racing_the_first_score_is_refused(client, tournament, monkey
     db.session.expire_all()
     assert tournament.rules == before
     assert not db.session.scalar(select(AuditEvent).where(AuditEvent.action == "rules.update"))
+
+
+@pytest.mark.skipif(os.environ.get("MAHJTABLE_TEST_BACKEND") != "postgres",
+                    reason="row locks: SQLite lets one writer in at a time")
+def test_rules_edit_waiting_on_the_first_save_is_refused_once_it_lands(client, tournament):
+    """The first game of the event is being saved on another connection (its tournament row
+    locked FOR SHARE, as save_game locks it, the game inserted, not committed yet) while
+    the director saves new rules. The edit waits for the save; once the save commits, the
+    game counts and the edit is refused: the game was scored under the rules it keeps."""
+    before = dict(tournament.rules)
+    sheet = Scoresheet(round_id=ensure_round(tournament, 1).id,
+                       table_id=tournament.tables[0].id)
+    db.session.add(sheet)
+    db.session.commit()
+    tournament_id, sheet_id = tournament.id, sheet.id
+    data = rules_data(tournament, self_pick_bonus="20")
+    with db.engine.connect() as saving:
+        save = Session(bind=saving)
+        save.scalar(select(Tournament.id).where(Tournament.id == tournament_id)
+                    .with_for_update(read=True))
+        save.add(GameEntry(sheet_id=sheet_id, number=1, record={"outcome": "wall"},
+                           points_e=0, points_s=0, points_w=0, points_n=0))
+        save.flush()
+        answers = []
+        edit = threading.Thread(target=lambda: answers.append(
+            client.post(f"/director/t/{tournament_id}/rules", data=data)))
+        edit.start()
+        waited = 0.0
+        while not _waiting_on_a_lock(saving) and edit.is_alive() and waited < 10:
+            time.sleep(0.05)
+            waited += 0.05
+        assert edit.is_alive(), "the rules edit did not wait for the save in progress"
+        save.commit()
+        edit.join(30)
+    assert answers and answers[0].status_code == 409, answers and answers[0].status_code
+    db.session.expire_all()
+    assert db.session.get(Tournament, tournament_id).rules == before
+
+
+def _waiting_on_a_lock(connection) -> bool:
+    """Whether another connection waits on a lock this one holds (the edit, blocked)."""
+    return bool(connection.exec_driver_sql(
+        "SELECT count(*) FROM pg_locks WHERE NOT granted").scalar())
 
 
 def test_rules_edit_without_scores_still_saves(client, tournament):
