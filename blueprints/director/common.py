@@ -95,9 +95,24 @@ def played_rounds(tournament: Tournament) -> dict[int, str]:
                 .where(Round.tournament_id == tournament.id, PLAYED).order_by(Round.number))}
 
 
+def lock_tournament(tournament: Tournament) -> None:
+    """Lock the tournament's row FOR UPDATE until this write commits, before a setup
+    change checks that nothing is played or scored. A game's save holds the row FOR SHARE
+    from its first statement to its commit (blueprints.table.sheet_writes.save_game), so
+    this waits for any save in progress, and the checks after it see its game. Without
+    it, on PostgreSQL, a check or a guarded UPDATE or DELETE begun before that save
+    committed reads a snapshot without its game, waits for the save, then goes ahead: new
+    rules over a scored game, or a redraw whose delete of the unplayed rounds takes the
+    round's first game with it. (SQLite lets one writer in at a time: nothing to wait for.)"""
+    db.session.execute(select(Tournament.id).where(Tournament.id == tournament.id)
+                       .with_for_update())
+
+
 def played_refusal(tournament: Tournament, action: str, field: str) -> None:
     """SetupError naming the first played round when any round is played (a redraw or a
-    swap changes round 1 and so every later round)."""
+    swap changes round 1 and so every later round). It locks the tournament first
+    (lock_tournament): a game being saved counts."""
+    lock_tournament(tournament)
     played = played_rounds(tournament)
     if played:
         number = min(played)

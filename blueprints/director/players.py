@@ -22,6 +22,7 @@ from .common import (
     SetupError,
     audit,
     initial_seating_ids,
+    lock_tournament,
     mini_competition,
     plain_text,
     played_rounds,
@@ -195,6 +196,7 @@ def withdraw_player(tournament: Tournament, user: User, player: Player, *,
     if not 1 <= from_round <= tournament.rounds:
         raise SetupError("from_round",
                          f"Choose a round from 1 to {tournament.rounds}.")
+    lock_tournament(tournament)  # a round whose first game is being saved is played
     played = played_rounds(tournament)
     late = [number for number in played if number >= from_round]
     if late:

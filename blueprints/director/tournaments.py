@@ -31,6 +31,7 @@ from .common import (
     RulesFixed,
     SetupError,
     audit,
+    lock_tournament,
     mini_competition,
     plain_text,
     played_rounds,
@@ -216,6 +217,7 @@ def update_tournament(
     Rounds cannot drop below a played round (round_played); unplayed rounds beyond go."""
     if starts_on and ends_on and ends_on < starts_on:
         raise SetupError("ends_on", "The last day cannot be before the first day.")
+    lock_tournament(tournament)  # the played rounds below include a game being saved
     played = played_rounds(tournament)
     last_played = max(played, default=0)
     if rounds < last_played:
@@ -269,15 +271,10 @@ def write_unless_scored(tournament: Tournament, field: str | None, message: str,
     one conditional UPDATE (check and write in the same statement, so a score saved at the
     same moment cannot slip in between); RulesFixed(field, message) when a game is in.
 
-    The row is locked FOR UPDATE first, in its own statement. A save holds it FOR SHARE
-    while it scores a game under the rules it read (sheet_writes.save_game), so the lock
-    waits for a save in progress. Without it the UPDATE waited for that save too, but then
-    wrote anyway: on PostgreSQL a statement checks NOT EXISTS in the snapshot taken when it
-    began, before the save's game was committed. Once the lock is ours, the UPDATE begins
-    afresh and sees that game. (SQLite lets one writer in at a time: nothing to wait for.)"""
+    The row is locked first, in a statement of its own (lock_tournament): the UPDATE then
+    begins after any save in progress has committed, and sees its game."""
     db.session.flush()
-    db.session.execute(select(Tournament.id).where(Tournament.id == tournament.id)
-                       .with_for_update())
+    lock_tournament(tournament)
     scored = exists(
         select(GameEntry.id).join(Scoresheet, Scoresheet.id == GameEntry.sheet_id)
         .join(Round, Round.id == Scoresheet.round_id)

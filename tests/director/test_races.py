@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import func, select
@@ -43,47 +44,79 @@ def test_rules_edit_racing_the_first_score_is_refused(client, tournament, monkey
     assert not db.session.scalar(select(AuditEvent).where(AuditEvent.action == "rules.update"))
 
 
-@pytest.mark.skipif(os.environ.get("MAHJTABLE_TEST_BACKEND") != "postgres",
-                    reason="row locks: SQLite lets one writer in at a time")
-def test_rules_edit_waiting_on_the_first_save_is_refused_once_it_lands(client, tournament):
-    """The first game of the event is being saved on another connection (its tournament row
-    locked FOR SHARE, as save_game locks it, the game inserted, not committed yet) while
-    the director saves new rules. The edit waits for the save; once the save commits, the
-    game counts and the edit is refused: the game was scored under the rules it keeps."""
-    before = dict(tournament.rules)
+ROW_LOCKS = pytest.mark.skipif(os.environ.get("MAHJTABLE_TEST_BACKEND") != "postgres",
+                               reason="row locks: SQLite lets one writer in at a time")
+
+
+@contextmanager
+def first_game_being_saved(tournament):
+    """The event's first game being saved on another connection, as save_game saves it:
+    the tournament row locked FOR SHARE, the game inserted on table 1's round-1 sheet
+    (round 1 not started: tables may enter scores before the clock starts), committed when
+    the block ends. Yields that connection."""
+    tournament_id = tournament.id
     sheet = Scoresheet(round_id=ensure_round(tournament, 1).id,
                        table_id=tournament.tables[0].id)
     db.session.add(sheet)
     db.session.commit()
-    tournament_id, sheet_id = tournament.id, sheet.id
-    data = rules_data(tournament, self_pick_bonus="20")
     with db.engine.connect() as saving:
         save = Session(bind=saving)
         save.scalar(select(Tournament.id).where(Tournament.id == tournament_id)
                     .with_for_update(read=True))
-        save.add(GameEntry(sheet_id=sheet_id, number=1, record={"outcome": "wall"},
+        save.add(GameEntry(sheet_id=sheet.id, number=1, record={"outcome": "wall"},
                            points_e=0, points_s=0, points_w=0, points_n=0))
         save.flush()
-        answers = []
-        edit = threading.Thread(target=lambda: answers.append(
-            client.post(f"/director/t/{tournament_id}/rules", data=data)))
-        edit.start()
-        waited = 0.0
-        while not _waiting_on_a_lock(saving) and edit.is_alive() and waited < 10:
-            time.sleep(0.05)
-            waited += 0.05
-        assert edit.is_alive(), "the rules edit did not wait for the save in progress"
+        yield saving
         save.commit()
-        edit.join(30)
-    assert answers and answers[0].status_code == 409, answers and answers[0].status_code
+
+
+def answer_while_saving(tournament, send):
+    """The answer to `send()` (a director's request) sent while the first game is being
+    saved: it must wait for that save, which then commits."""
+    answers = []
+    with first_game_being_saved(tournament) as saving:
+        director = threading.Thread(target=lambda: answers.append(send()))
+        director.start()
+        deadline = time.monotonic() + 10
+        while director.is_alive() and time.monotonic() < deadline and not saving.exec_driver_sql(
+                "SELECT count(*) FROM pg_locks WHERE NOT granted").scalar():
+            time.sleep(0.05)
+        assert director.is_alive(), "the director's change did not wait for the save"
+    director.join(30)
+    assert answers, "no answer"
+    return answers[0]
+
+
+@ROW_LOCKS
+def test_rules_edit_waiting_on_the_first_save_is_refused_once_it_lands(client, tournament):
+    """The director saves new rules while the event's first game is being saved: the edit
+    waits, then is refused, as the game was scored under the rules it keeps."""
+    before = dict(tournament.rules)
+    tournament_id = tournament.id
+    data = rules_data(tournament, self_pick_bonus="20")
+    response = answer_while_saving(tournament, lambda: client.post(
+        f"/director/t/{tournament_id}/rules", data=data))
+    assert response.status_code == 409
     db.session.expire_all()
     assert db.session.get(Tournament, tournament_id).rules == before
 
 
-def _waiting_on_a_lock(connection) -> bool:
-    """Whether another connection waits on a lock this one holds (the edit, blocked)."""
-    return bool(connection.exec_driver_sql(
-        "SELECT count(*) FROM pg_locks WHERE NOT granted").scalar())
+@ROW_LOCKS
+def test_redraw_waiting_on_the_first_save_is_refused_and_the_game_stays(client, tournament):
+    """A redraw of round 1 while its first game is being saved (before the clock starts):
+    deleting the unplayed rounds would take that game with its round. The redraw waits,
+    then is refused at its field; the game and the seats stay."""
+    tournament_id = tournament.id
+    seats = {(s.table_id, s.seat, s.player_id) for s in round_row(tournament, 1).seats}
+    response = answer_while_saving(tournament, lambda: client.post(
+        f"/director/t/{tournament_id}/seating", data={"method": "draw", "seed": "5"}))
+    assert response.status_code == 422, response.status_code
+    assert error_at(response.get_data(as_text=True), "method") == (
+        "Round 1 has scores entered, so the seating can no longer be redrawn.")
+    db.session.expire_all()
+    assert db.session.scalar(select(func.count()).select_from(GameEntry)) == 1
+    tournament = db.session.get(Tournament, tournament_id)
+    assert {(s.table_id, s.seat, s.player_id) for s in round_row(tournament, 1).seats} == seats
 
 
 def test_rules_edit_without_scores_still_saves(client, tournament):
