@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from contextlib import contextmanager
 
 import pytest
@@ -22,6 +21,7 @@ from core.rounds import ensure_round, round_row
 from models import AuditEvent, GameEntry, Player, Round, Scoresheet, Tournament, db
 from tests.director.conftest import enter_a_game, error_at
 from tests.director.test_tournament import rules_data
+from tests.row_locks import waits_on
 
 
 def score_lands_after_the_check(monkeypatch, tournament):
@@ -77,15 +77,7 @@ def answer_while_saving(tournament, send):
     with first_game_being_saved(tournament) as saving:
         director = threading.Thread(target=lambda: answers.append(send()))
         director.start()
-        deadline = time.monotonic() + 10
-        # until the director's request waits on this connection's locks (tests on other
-        # workers share the database: only a wait on this connection counts; pg_locks, as
-        # pg_stat_activity reads the same snapshot all through a transaction)
-        while director.is_alive() and time.monotonic() < deadline and not saving.exec_driver_sql(
-                "SELECT count(*) FROM pg_locks WHERE NOT granted"
-                " AND pg_backend_pid() = ANY(pg_blocking_pids(pid))").scalar():
-            time.sleep(0.05)
-        assert director.is_alive(), "the director's change did not wait for the save"
+        assert waits_on(saving, director), "the director's change did not wait for the save"
     director.join(30)
     assert answers, "no answer"
     return answers[0]

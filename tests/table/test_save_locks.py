@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 
 import pytest
 from sqlalchemy.orm import Session
 
 from models import Tournament, db
+from tests.row_locks import waits_on
 from tournament.rules import RuleSet
 from tournament.scoring import Game, score_game
 
@@ -37,12 +37,7 @@ def test_a_save_during_a_rules_edit_waits_and_scores_under_the_new_rules(east, t
         edit.flush()
         phone = threading.Thread(target=lambda: answers.append(east.post("/game", game)))
         phone.start()
-        deadline = time.monotonic() + 10
-        while phone.is_alive() and time.monotonic() < deadline and not editing.exec_driver_sql(
-                "SELECT count(*) FROM pg_locks WHERE NOT granted"
-                " AND pg_backend_pid() = ANY(pg_blocking_pids(pid))").scalar():
-            time.sleep(0.05)
-        assert phone.is_alive(), "the save did not wait for the rules being written"
+        assert waits_on(editing, phone), "the save did not wait for the rules being written"
         edit.commit()
     phone.join(30)
     assert answers and answers[0].status_code == 303, answers and answers[0].status_code
