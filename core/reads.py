@@ -21,6 +21,7 @@ trips instead of six, and the prepared statements stay."""
 
 from __future__ import annotations
 
+import functools
 import re
 import weakref
 
@@ -41,7 +42,12 @@ _WATCHED: weakref.WeakSet = weakref.WeakSet()
 LOCKING = re.compile(r"\bFOR\s+(?:UPDATE|SHARE|NO\s+KEY\s+UPDATE|KEY\s+SHARE)\b", re.I)
 
 
+@functools.lru_cache(maxsize=4096)
 def plain_read(statement: str) -> bool:
+    """Whether `statement` is a SELECT that locks no row. Remembered per statement text:
+    the search took up to 75 microseconds (a table link's 2.6 KB read), at every statement
+    of a request that reads outside a transaction, about 3% of a wizard preview's CPU on
+    PostgreSQL; SQLAlchemy sends the same few hundred texts over and over."""
     head = statement.lstrip()[:6]
     return head.upper() == "SELECT" and not LOCKING.search(statement)
 
