@@ -56,6 +56,12 @@ class TableClient:
     def save(self, game_no, initials="AB", key=None, version=None, round_no=1, headers=None,
              **fields):
         """Post game `game_no` as a new game, or as a correction when it is entered."""
+        return self.post("/game", self.game_data(game_no, initials, key, version, round_no,
+                                                 **fields), headers=headers)
+
+    def game_data(self, game_no, initials="AB", key=None, version=None, round_no=1,
+                  **fields):
+        """What `save` posts (read from the sheet as it is now)."""
         import secrets
 
         sheet = self.sheet(round_no)
@@ -65,7 +71,7 @@ class TableClient:
                 "version": version if version is not None else self.version(round_no),
                 "request_key": key or secrets.token_urlsafe(8), "initials": initials}
         data.update(fields)
-        return self.post("/game", data, headers=headers)
+        return data
 
 
 @pytest.fixture
