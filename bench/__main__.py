@@ -463,8 +463,9 @@ async def _run(args, given: str | None) -> str:
                    + f", {pace(args)}; {args.tables * 4} phones (every table's page loaded "
                    f"before the window) each making their page's one poll every "
                    f"{args.poll:.0f} s; two big screens polling; calls from 10% of the "
-                   "entering tables; three directors working the queue; twenty onlookers "
-                   "with the standings open (their poll, and a reload about once a minute); "
+                   "entering tables; three directors working the queue; "
+                   f"{flows.onlookers(args)} with the standings open (their poll, and a "
+                   "reload about once a minute); "
                    f"phones spread over {args.servers} app server(s).", ""]
         report += stats.table(floor_rps)
         wall = stats.ended - stats.started
@@ -693,6 +694,8 @@ def main(argv=None) -> None:
                         "the database; the simulated phones are spread over them")
     parser.add_argument("--no-wrk", action="store_true",
                         help="skip the wrk throughput runs and the CPU per table-round")
+    parser.add_argument("--onlookers", type=int, default=20,
+                        help="phones keeping the public standings open (default 20)")
     parser.add_argument("--no-standings", action="store_true",
                         help="skip timing the standings of a finished 600-player event")
     parser.add_argument("--wifi", action="store_true",

@@ -10,6 +10,8 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from bench.flows import onlookers
+
 TARGET_MS = 150
 
 
@@ -107,7 +109,7 @@ def report(steps: list[Step], args) -> list[str]:
             f"Round end at each count on a fresh database: {pace(args)}; four phones per "
             f"table polling every {args.poll} s (each table's page loaded before the window), "
             "two big screens polling, 10% of the entering tables calling the director, three "
-            "directors on the queue, twenty onlookers with the standings open (their poll, "
+            f"directors on the queue, {onlookers(args)} with the standings open (their poll, "
             "and a reload about once a minute). The counts run in "
             "order until one does not hold, then once halfway back. `req/s` is every "
             "request of the window; `generator CPU` is the one Python process simulating "

@@ -233,7 +233,7 @@ async def round_end(base, seed: Seed, stats, args, client_class,
                  for i in range(3)]
     spectators = [asyncio.create_task(spectator(bases[i % len(bases)], seed, stats, args,
                                                 client_class, stop))
-                  for i in range(20)]
+                  for i in range(getattr(args, "onlookers", 20))]
     callers = set(random.Random(3).sample(acting, max(1, len(acting) // 10)))
     easts = [asyncio.create_task(east(bases[number % len(bases)], seed, number,
                                       number in callers, stats, window, client_class,
@@ -323,6 +323,13 @@ async def director(base, seed, stats, args, client_class, stop) -> None:
 
 STANDINGS_POLL = re.compile(r'<div id="standings-poll"[^>]*?hx-get="([^"]*)"')
 RELOAD_SECONDS = (30.0, 90.0)  # an onlooker reloads the standings about once a minute
+
+
+def onlookers(args) -> str:
+    """The onlookers of the report's prose: `--onlookers` phones on the standings."""
+    count = getattr(args, "onlookers", 20)
+    return "twenty onlookers" if count == 20 else \
+        f"{count:,} onlooker{'s' if count != 1 else ''}"
 
 
 async def spectator(base, seed, stats, args, client_class, stop) -> None:

@@ -358,6 +358,42 @@ def board(tournament: Tournament, *, with_tiebreaks: bool = True,
     return Board(tournament, results, tables, results.open_games)
 
 
+# The public standings' boards this process ranked last, each under everything it was
+# ranked from (see public_board). A few: an event's official and provisional views, a
+# second event on a hosted site.
+_PUBLIC_BOARDS: dict[tuple, Board] = {}
+PUBLIC_BOARDS_KEPT = 8
+
+
+def public_board(tournament: Tournament, versions: Versions, provisional: bool) -> Board:
+    """The board the public standings show, ranked once per process for each version of
+    what they show.
+
+    At a round end a sheet is submitted every few seconds, and each onlooker's next poll
+    needs the lines again: ranking a 4,000-player field is about 25 CPU-ms, the rest of
+    the answer (a page of 200 lines, "Find me") a few. Onlookers polling the same
+    version share one ranking per worker instead of one each. The key is what the
+    database says in this request (`versions`, read in one statement) with the
+    tournament's identity and rules, so a worker never serves lines the database has
+    moved past, and any number of workers and hosts agree: a worker that has not seen a
+    version ranks it itself. What the key does not cover is not kept: the tournament (its
+    name, the rules' words) and the count of games not counted yet are this request's,
+    and the director's recorded draws (ORM rows, shown on the director's page only) are
+    left out."""
+    version = versions.every if provisional else versions.official
+    key = (tournament.id, tournament.code, tournament.created_at, rules_of(tournament),
+           provisional, version)
+    kept = _PUBLIC_BOARDS.get(key)
+    if kept is None:
+        fresh = board(tournament, provisional=provisional)
+        kept = replace(fresh, tables=[replace(table, decisions=[], stale=[])
+                                      for table in fresh.tables])
+        while len(_PUBLIC_BOARDS) >= PUBLIC_BOARDS_KEPT:
+            _PUBLIC_BOARDS.pop(next(iter(_PUBLIC_BOARDS)))
+        _PUBLIC_BOARDS[key] = kept
+    return replace(kept, tournament=tournament, open_games=versions.open_games)
+
+
 class Leaders(list):
     """The leaders' lines (a list), and how many more players share the last line's rank
     without being shown (`more_tied`: the page says "and N more tied")."""

@@ -78,7 +78,7 @@ def public_standings(code):
         response.headers["HX-Reswap"] = "none"  # the lines stay; the parts swap out of band
         response.vary.add("HX-Request")
         return response
-    board = standings.board(tournament, provisional=view == "provisional")
+    board = standings.public_board(tournament, versions, provisional=view == "provisional")
     table = board.table(key)
     lines = table.provisional if view == "provisional" else table.lines
     listed = standings.standings_page(lines, small_int(request.args.get("page")), me)

@@ -81,6 +81,46 @@ def test_a_game_saved_on_an_open_sheet_sends_the_official_standings_only_its_cou
     assert standings.results_versions(tournament).open_games == 0
 
 
+def test_onlookers_on_one_version_share_one_ranking(app, tournament, monkeypatch):
+    """A worker ranks the public standings once for each version of what they show;
+    what differs between onlookers ("Find me") and what the version leaves out (the count
+    of games not counted yet) is each request's own, and a new version is ranked again.
+    A page served from a kept ranking is the page a fresh ranking gives."""
+    monkeypatch.setattr(standings, "_PUBLIC_BOARDS", {})
+    ranked = []
+    rank = standings.board
+    monkeypatch.setattr(standings, "board",
+                        lambda *args, **kwargs: ranked.append(kwargs) or rank(*args, **kwargs))
+    client = app.test_client()
+
+    def page(query: str = "") -> str:
+        return client.get(f"/results/{tournament.code}{query}").get_data(as_text=True)
+
+    add_sheet(tournament, 1, 1, [win("E")])
+    first, second = page("?me=1"), page("?me=2")
+    assert len(ranked) == 1
+    assert "(No. 1): rank 1" in first and "(No. 2): rank 2" in second  # East won
+
+    add_sheet(tournament, 1, 2, [win("S")], state="open")  # the official lines stay
+    kept = page()
+    assert len(ranked) == 1 and "1 game entered at tables" in kept
+    standings._PUBLIC_BOARDS.clear()
+    assert page() == kept and len(ranked) == 2
+
+    add_sheet(tournament, 1, 3, [win("W", value=50)])     # a sheet submitted: new lines
+    versions = standings.results_versions(tournament)
+    poll = client.get(f"/results/{tournament.code}?v=shown&o={versions.open_games}",
+                      headers={"HX-Request": "true"})
+    assert poll.status_code == 200 and len(ranked) == 3
+    standings._PUBLIC_BOARDS.clear()
+    assert client.get(f"/results/{tournament.code}?v=shown&o={versions.open_games}",
+                      headers={"HX-Request": "true"}).data == poll.data
+    assert len(ranked) == 4
+
+    page("?view=provisional"), page("?view=provisional&me=5")  # its own version
+    assert len(ranked) == 5 and ranked[-1]["provisional"] is True
+
+
 def change_watch(tournament, which: str):
     """changed(): commit, then whether the standings' version `which` (a field of
     standings.Versions) is one not seen before."""
