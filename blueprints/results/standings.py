@@ -358,11 +358,11 @@ def board(tournament: Tournament, *, with_tiebreaks: bool = True,
     return Board(tournament, results, tables, results.open_games)
 
 
-# The public standings' boards this process ranked last, each under everything it was
-# ranked from (see public_board). A few: an event's official and provisional views, a
-# second event on a hosted site.
-_PUBLIC_BOARDS: dict[tuple, Board] = {}
-PUBLIC_BOARDS_KEPT = 8
+# The public standings' ranking this process made last for each (tournament, view), with
+# everything it was ranked from (see public_board). Only the last: a 4,000-player,
+# 12-round board is about 12 MB, and an older version is never asked for again.
+_PUBLIC_BOARDS: dict[tuple[int, bool], tuple[tuple, Board]] = {}
+PUBLIC_BOARDS_KEPT = 4  # two events' official and provisional views
 
 
 def public_board(tournament: Tournament, versions: Versions, provisional: bool) -> Board:
@@ -370,7 +370,7 @@ def public_board(tournament: Tournament, versions: Versions, provisional: bool) 
     what they show.
 
     At a round end a sheet is submitted every few seconds, and each onlooker's next poll
-    needs the lines again: ranking a 4,000-player field is about 25 CPU-ms, the rest of
+    needs the lines again: ranking a 4,000-player field is tens of CPU-ms, the rest of
     the answer (a page of 200 lines, "Find me") a few. Onlookers polling the same
     version share one ranking per worker instead of one each. The key is what the
     database says in this request (`versions`, read in one statement) with the
@@ -381,16 +381,17 @@ def public_board(tournament: Tournament, versions: Versions, provisional: bool) 
     and the director's recorded draws (ORM rows, shown on the director's page only) are
     left out."""
     version = versions.every if provisional else versions.official
-    key = (tournament.id, tournament.code, tournament.created_at, rules_of(tournament),
-           provisional, version)
-    kept = _PUBLIC_BOARDS.get(key)
-    if kept is None:
+    slot = (tournament.id, provisional)
+    key = (tournament.code, tournament.created_at, rules_of(tournament), version)
+    kept_key, kept = _PUBLIC_BOARDS.get(slot, (None, None))
+    if kept_key != key:
         fresh = board(tournament, provisional=provisional)
         kept = replace(fresh, tables=[replace(table, decisions=[], stale=[])
                                       for table in fresh.tables])
+        _PUBLIC_BOARDS.pop(slot, None)
         while len(_PUBLIC_BOARDS) >= PUBLIC_BOARDS_KEPT:
             _PUBLIC_BOARDS.pop(next(iter(_PUBLIC_BOARDS)))
-        _PUBLIC_BOARDS[key] = kept
+        _PUBLIC_BOARDS[slot] = (key, kept)
     return replace(kept, tournament=tournament, open_games=versions.open_games)
 
 

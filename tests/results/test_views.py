@@ -112,6 +112,7 @@ def test_onlookers_on_one_version_share_one_ranking(app, tournament, monkeypatch
     poll = client.get(f"/results/{tournament.code}?v=shown&o={versions.open_games}",
                       headers={"HX-Request": "true"})
     assert poll.status_code == 200 and len(ranked) == 3
+    assert len(standings._PUBLIC_BOARDS) == 1  # the older version is not kept beside it
     standings._PUBLIC_BOARDS.clear()
     assert client.get(f"/results/{tournament.code}?v=shown&o={versions.open_games}",
                       headers={"HX-Request": "true"}).data == poll.data
@@ -119,6 +120,7 @@ def test_onlookers_on_one_version_share_one_ranking(app, tournament, monkeypatch
 
     page("?view=provisional"), page("?view=provisional&me=5")  # its own version
     assert len(ranked) == 5 and ranked[-1]["provisional"] is True
+    assert len(standings._PUBLIC_BOARDS) == 2  # the official view's and this one's
 
 
 def change_watch(tournament, which: str):
