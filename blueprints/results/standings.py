@@ -389,8 +389,11 @@ def public_board(tournament: Tournament, versions: Versions, provisional: bool) 
         kept = replace(fresh, tables=[replace(table, decisions=[], stale=[])
                                       for table in fresh.tables])
         _PUBLIC_BOARDS.pop(slot, None)
-        while len(_PUBLIC_BOARDS) >= PUBLIC_BOARDS_KEPT:
-            _PUBLIC_BOARDS.pop(next(iter(_PUBLIC_BOARDS)))
+        # The oldest go first; pop(..., None) and a copied list of keys, so that threaded
+        # workers (GUNICORN_WORKER_CLASS) evicting at once cannot fail a request.
+        surplus = max(0, len(_PUBLIC_BOARDS) + 1 - PUBLIC_BOARDS_KEPT)
+        for oldest in list(_PUBLIC_BOARDS)[:surplus]:
+            _PUBLIC_BOARDS.pop(oldest, None)
         _PUBLIC_BOARDS[slot] = (key, kept)
     return replace(kept, tournament=tournament, open_games=versions.open_games)
 

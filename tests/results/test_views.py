@@ -122,6 +122,11 @@ def test_onlookers_on_one_version_share_one_ranking(app, tournament, monkeypatch
     assert len(ranked) == 5 and ranked[-1]["provisional"] is True
     assert len(standings._PUBLIC_BOARDS) == 2  # the official view's and this one's
 
+    monkeypatch.setattr(standings, "PUBLIC_BOARDS_KEPT", 1)  # the oldest make room
+    standings._PUBLIC_BOARDS.pop((tournament.id, False))
+    page()
+    assert len(ranked) == 6 and list(standings._PUBLIC_BOARDS) == [(tournament.id, False)]
+
 
 def change_watch(tournament, which: str):
     """changed(): commit, then whether the standings' version `which` (a field of
