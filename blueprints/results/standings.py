@@ -376,7 +376,9 @@ def public_board(tournament: Tournament, versions: Versions, provisional: bool) 
     database says in this request (`versions`, read in one statement) with the
     tournament's identity and rules, so a worker never serves lines the database has
     moved past, and any number of workers and hosts agree: a worker that has not seen a
-    version ranks it itself. What the key does not cover is not kept: the tournament (its
+    version ranks it itself. The ranking is read after the version, so it is never older
+    than its key (a newer one only makes the next poll's version differ, and rank again).
+    What the key does not cover is not kept: the tournament (its
     name, the rules' words) and the count of games not counted yet are this request's,
     and the director's recorded draws (ORM rows, shown on the director's page only) are
     left out."""
