@@ -4,8 +4,8 @@ One process per request at a time (sync workers), 2 per core plus one. We tried 
 (gthread): under the benchmark's round end, workers died of SIGSEGV inside C extensions
 (SQLite, MarkupSafe, SQLAlchemy's compiled parts) on Python 3.11, a thread-safety fault we
 could not pin on our code. Every request here is short (a poll answers in about 1 ms), so
-processes cost little. Nothing is kept in a worker between requests, so any number of
-workers (or hosts) is safe."""
+processes cost little. Nothing a worker keeps between requests can disagree with the
+database (README, "How a page reads"), so any number of workers (or hosts) is safe."""
 
 import gc
 import multiprocessing
