@@ -2,8 +2,9 @@
 
 Configuration comes from the environment (see README's table): DATABASE_URL, SECRET_KEY,
 BASE_URL, TIMEZONE, POLL_SECONDS, TRUST_PROXY.
-Nothing is kept in a worker's memory between requests: every worker of every host reads
-the same database, so `gunicorn -w N` and several hosts behave as one."""
+No state is kept in a worker's memory between requests (what a worker keeps is keyed by
+what the database says: README, "How a page reads"): every worker of every host reads the
+same database, so `gunicorn -w N` and several hosts behave as one."""
 
 from __future__ import annotations
 
