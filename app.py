@@ -145,6 +145,14 @@ class MahjTable(Flask):
 
     _minified: dict[tuple[str, float], bytes] = {}
 
+    # Templates kept in a plain dict, not Jinja's default 400-entry LRU cache: the LRU
+    # moves a template to the back of a queue on every lookup with a linear
+    # deque.remove, comparing (weakref, name) keys one by one, and a table's page looks
+    # up nine templates (extends, includes) among the eighty compile_templates loads:
+    # about 3% of the page's instructions (bench.instructions). Our templates are a
+    # fixed set of files; nothing is ever evicted.
+    jinja_options = {**Flask.jinja_options, "cache_size": -1}
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._sync: dict = {}

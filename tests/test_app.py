@@ -262,6 +262,14 @@ def test_each_gunicorn_worker_compiles_every_template_then_freezes_what_it_made(
     assert [name for name, _ in calls] == ["collect", "freeze"]
 
 
+def test_compiled_templates_are_kept_in_a_plain_dict_without_eviction(app):
+    # Jinja's default, a 400-entry LRU, scans a queue on every lookup to reorder it; our
+    # templates are a fixed set of files, so nothing ever needs evicting.
+    app.jinja_env.get_template("base.html")
+    assert type(app.jinja_env.cache) is dict
+    assert any(name == "base.html" for _, name in app.jinja_env.cache)
+
+
 @pytest.mark.skipif(not hasattr(socket, "TCP_DEFER_ACCEPT"), reason="Linux only")
 def test_gunicorn_hands_a_worker_a_connection_only_once_its_request_arrives():
     # A sync worker waits on the connection it accepted; one that sends nothing would hold
