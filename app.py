@@ -34,7 +34,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 from werkzeug.security import safe_join
 
-from core import reads
+from core import reads, rows
 from extensions import compress, csrf, db, htmx, login_manager, migrate
 
 CSP = (
@@ -318,6 +318,8 @@ def create_app(config: dict | None = None) -> Flask:
     db.init_app(app)
     with app.app_context():
         reads.install(db.engine)  # PostgreSQL: GET requests read outside a transaction
+    # A request that only shows reads on a connection of its own (core.rows)
+    app.teardown_request(rows.close_shown_connection)
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"),
                      render_as_batch=True, compare_type=True)
     csrf.init_app(app)

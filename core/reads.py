@@ -1,5 +1,5 @@
 """On PostgreSQL, a request that only shows (a GET or HEAD, or a post to a view marked
-core.table_pages.shows_only: the entry wizard's preview) reads outside a transaction
+core.rows.shows_only: the entry wizard's preview) reads outside a transaction
 until it writes.
 
 psycopg opens every transaction with its own round trip (BEGIN) and the request's end
@@ -28,10 +28,9 @@ import weakref
 from flask import has_request_context, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session
 from sqlalchemy.pool import Pool
 
-from core.table_pages import only_shows
+from core.rows import only_shows
 
 # On the pooled connection's record while it reads outside a transaction.
 OUTSIDE = "reads_outside_transaction"
@@ -52,10 +51,10 @@ def plain_read(statement: str) -> bool:
     return head.upper() == "SELECT" and not LOCKING.search(statement)
 
 
-@event.listens_for(Session, "after_begin")
-def _read_outside_transaction(session, transaction, connection):
-    if connection.engine not in _WATCHED or not has_request_context() \
-            or not (request.method in READS or only_shows()):
+def _read_outside_transaction(connection) -> None:
+    """A connection taken from the pool by a request that only shows, the session's or
+    the request's own for its plain reads (core.rows), reads outside a transaction."""
+    if not has_request_context() or not (request.method in READS or only_shows()):
         return
     proxied = connection.connection
     driver = proxied.driver_connection
@@ -72,6 +71,7 @@ def install(engine: Engine) -> None:
     any statement listener makes SQLAlchemy run every engine's statements through its
     event hooks.)"""
     if engine.dialect.driver == "psycopg" and engine not in _WATCHED:
+        event.listen(engine, "engine_connect", _read_outside_transaction)
         event.listen(engine, "before_cursor_execute", _transaction_before_writing)
         _WATCHED.add(engine)
 

@@ -6,7 +6,7 @@ from collections import namedtuple
 from dataclasses import dataclass
 from typing import Any
 
-from flask import has_request_context, request
+from flask import current_app, has_request_context, request
 from sqlalchemy import event
 from sqlalchemy.exc import InvalidRequestError
 from sqlalchemy.orm import Session
@@ -22,13 +22,57 @@ def read_rows(statement, params: dict):
     return _read_connection().execute(statement, params)
 
 
+def shows_only(view):
+    """Marks a table's view that answers a post without writing anything (the entry
+    wizard's preview of what East has tapped): it reads as a GET does (only_shows)."""
+    view.shows_only = True
+    return view
+
+
+def only_shows() -> bool:
+    """Whether this request writes nothing: a GET, or a post to a view marked @shows_only.
+    Such a request reads plain rows (core.table_pages.shown_table_from_link), a fraction
+    of the entities' cost; a write gets the entities."""
+    if request.method == "GET":
+        return True
+    view = current_app.view_functions.get(request.endpoint)
+    return getattr(view, "shows_only", False)
+
+
+# Where a request that only shows keeps its reading connection (see _read_connection).
+_SHOWN_CONNECTION = "_shown_connection"
+
+
 def _read_connection():
-    """The session's connection, in its transaction, after flushing anything pending (as
-    the session's own execute would): what a read sees."""
+    """What a read sees: the session's connection, in its transaction, after flushing
+    anything pending (as the session's own execute would).
+
+    A request that only shows (only_shows) and has not opened the session reads instead
+    on a connection of its own from the pool, given back as the request ends
+    (close_shown_connection): the session's transaction and its closing cost more than a
+    table page's three reads together (the page: 4% of its instructions). A request that
+    opens the session after such reads (a write, or an entity loaded) reads through the
+    session from then on, so it sees what it wrote; what it read before came from the
+    database as committed, as a read in the session's transaction would have. On
+    PostgreSQL the connection reads outside a transaction, as the session's does in such
+    a request (core.reads)."""
+    if has_request_context() and not db.session.registry.has() and only_shows():
+        connection = request.__dict__.get(_SHOWN_CONNECTION)
+        if connection is None:
+            connection = request.__dict__[_SHOWN_CONNECTION] = db.engine.connect()
+        return connection
     session = db.session()
     if session.new or session.dirty or session.deleted:
         session.flush()
     return session.connection()
+
+
+def close_shown_connection(_error=None) -> None:
+    """Give the request's reading connection (if it took one) back to the pool: a
+    teardown of every request (app.create_app)."""
+    connection = request.__dict__.pop(_SHOWN_CONNECTION, None)
+    if connection is not None:
+        connection.close()
 
 
 def request_reads() -> dict:

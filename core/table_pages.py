@@ -15,7 +15,7 @@ import json
 from types import SimpleNamespace
 from typing import NamedTuple
 
-from flask import current_app, g, request
+from flask import g, request
 from sqlalchemy import Text, bindparam, cast, select
 from sqlalchemy.orm import aliased
 
@@ -23,7 +23,7 @@ from core import calls, clock, sheets
 from core.codes import plain_code
 from core.lookup import BadLink, check_token, table_from_link
 from core.numbers import small_int
-from core.rows import PrecompiledRead, read_rows
+from core.rows import PrecompiledRead, only_shows, read_rows
 from models import DirectorCall, Round, Scoresheet, Table, Tournament, utcnow
 
 _TABLE_NAMES = tuple(column.name for column in Table.__table__.c)
@@ -156,23 +156,6 @@ def asked_round(args) -> int | None:
     1: r=0, or anything not a plain number, asks for none): the pages, the poll and its
     unchanged answer all read it this way."""
     return small_int(args.get("r")) or None
-
-
-def shows_only(view):
-    """Marks a table's view that answers a post without writing anything (the entry
-    wizard's preview of what East has tapped): it reads as a GET does (only_shows)."""
-    view.shows_only = True
-    return view
-
-
-def only_shows() -> bool:
-    """Whether this request writes nothing: a GET, or a post to a view marked @shows_only.
-    Such a request reads plain rows (shown_table_from_link), a fraction of the entities'
-    cost; a write gets the entities."""
-    if request.method == "GET":
-        return True
-    view = current_app.view_functions.get(request.endpoint)
-    return getattr(view, "shows_only", False)
 
 
 def table_link(view):

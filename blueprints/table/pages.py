@@ -30,7 +30,8 @@ from core import sheets
 from core.errors import Conflict, Replay
 from core.lookup import BadLink
 from core.numbers import small_int
-from core.table_pages import only_shows, table_link
+from core.rows import only_shows
+from core.table_pages import table_link
 from core.words import MAX_ROW_NUMBER
 from tournament.errors import FieldError
 

@@ -9,7 +9,8 @@ from blueprints.common import link, render_page_or_partial, table_links, wants_p
 from core import sheets
 from core.errors import Conflict
 from core.lookup import rules_of
-from core.table_pages import shows_only, table_link
+from core.rows import shows_only
+from core.table_pages import table_link
 from core.words import SEAT_NAMES, SEATS
 
 from . import entry_html, sheet_writes, signoffs

@@ -89,3 +89,17 @@ def test_the_pool_gets_its_connections_back_in_transaction_mode(app, tournament_
         assert driver.autocommit
         db.session.remove()
     assert not driver.autocommit
+
+
+def test_the_reads_of_a_get_without_the_session_are_outside_a_transaction(app, tournament_id):
+    """A GET that has not opened the session reads on a connection of its own (core.rows):
+    outside a transaction as well, and the pool gets it back in transaction mode."""
+    from core.rows import _read_connection, read_rows
+
+    with app.test_request_context("/", method="GET"):
+        assert read_rows(select(Tournament.name), {}).scalar() == "Test Open"
+        connection = _read_connection()
+        assert not db.session.registry.has()  # the session was never opened
+        driver = connection.connection.driver_connection
+        assert driver.autocommit and driver.info.transaction_status == 0  # 0: IDLE
+    assert not driver.autocommit

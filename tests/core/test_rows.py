@@ -117,3 +117,52 @@ def test_a_statement_that_cannot_be_compiled_ahead_is_refused(app):
                                 .where(column("x").in_(bindparam("xs", expanding=True))))
     with pytest.raises(RuntimeError):
         expanding.compiled(db.engine.dialect)
+
+
+def test_a_page_that_only_shows_reads_on_a_connection_of_its_own(app, tournament):
+    """A player's phone's table page (a GET) reads without opening the session: its reads
+    run on one connection taken from the pool, given back as the request ends."""
+    from sqlalchemy import event
+    from sqlalchemy.orm import Session
+
+    table_ = tournament.tables[0]
+    url = f"/t/{tournament.code}/{table_.number}?k={table_.token}"
+    name = tournament.name
+    # as in production, where each request has its own app context: no session yet
+    db.session.remove()
+    began = []
+
+    def note_begin(session, transaction, connection):
+        began.append(session)
+
+    event.listen(Session, "after_begin", note_begin)
+    try:
+        checked_out = db.engine.pool.checkedout()
+        with count_queries() as statements:
+            page = app.test_client().get(url)  # a player's phone: nobody signed in
+    finally:
+        event.remove(Session, "after_begin", note_begin)
+    assert page.status_code == 200 and name in page.get_data(as_text=True)
+    assert len(statements.statements) == 3  # the table's link, its seats, its sheet
+    assert began == []
+    assert db.engine.pool.checkedout() == checked_out
+
+
+def test_a_request_that_writes_after_such_reads_reads_what_it_wrote(app, tournament):
+    """Once a request opens the session (here, to change a row), its reads go through the
+    session, so they see its own writes; the connection it read on before goes back."""
+    from core.rows import read_rows
+    from models import Tournament
+
+    tournament_id = tournament.id
+    db.session.remove()
+    name = select(Tournament.name).where(Tournament.id == bindparam("id"))
+    checked_out = db.engine.pool.checkedout()
+    with app.test_request_context("/", method="GET"):
+        assert read_rows(name, {"id": tournament_id}).scalar() == "Test Open"
+        db.session.get(Tournament, tournament_id).name = "Renamed"
+        assert read_rows(name, {"id": tournament_id}).scalar() == "Renamed"
+        db.session.rollback()
+        db.session.remove()
+    assert db.engine.pool.checkedout() == checked_out
+    assert db.session.get(Tournament, tournament_id).name == "Test Open"
