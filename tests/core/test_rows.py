@@ -150,7 +150,8 @@ def test_a_page_that_only_shows_reads_on_a_connection_of_its_own(app, tournament
 
 def test_a_request_that_writes_after_such_reads_reads_what_it_wrote(app, tournament):
     """Once a request opens the session (here, to change a row), its reads go through the
-    session, so they see its own writes; the connection it read on before goes back."""
+    session, so they see its own writes; the connection it read on before goes back to
+    the pool first, so the request never holds two."""
     from core.rows import read_rows
     from models import Tournament
 
@@ -160,7 +161,10 @@ def test_a_request_that_writes_after_such_reads_reads_what_it_wrote(app, tournam
     checked_out = db.engine.pool.checkedout()
     with app.test_request_context("/", method="GET"):
         assert read_rows(name, {"id": tournament_id}).scalar() == "Test Open"
+        assert db.engine.pool.checkedout() == checked_out + 1
         db.session.get(Tournament, tournament_id).name = "Renamed"
+        # one connection at a time: the one read on went back before the session took one
+        assert db.engine.pool.checkedout() == checked_out + 1
         assert read_rows(name, {"id": tournament_id}).scalar() == "Renamed"
         db.session.rollback()
         db.session.remove()
