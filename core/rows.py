@@ -51,8 +51,9 @@ def _read_connection():
     on a connection of its own from the pool, given back as the request ends
     (close_shown_connection): the session's transaction and its closing cost more than a
     table page's three reads together (the page: 4% of its instructions). A request that
-    opens the session after such reads (a write, or an entity loaded) reads through the
-    session from then on, so it sees what it wrote; what it read before came from the
+    opens the session after such reads (a write, or an entity loaded) gives that
+    connection back first (_hand_over_to_the_session) and reads through the session from
+    then on, so it sees what it wrote; what it read before came from the
     database as committed, as a read in the session's transaction would have. On
     PostgreSQL the connection reads outside a transaction, as the session's does in such
     a request (core.reads)."""
