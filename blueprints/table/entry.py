@@ -60,6 +60,13 @@ class Preview:
     signer: str | None = None
     error: InvalidGame | None = None
 
+    def __post_init__(self) -> None:
+        # Kept without its traceback: the traceback holds the frames that hold this
+        # Preview, a cycle that only the garbage collector frees, and with it every local
+        # of the request's frames (a hundred objects an entry page, each page).
+        if self.error is not None:
+            self.error = self.error.with_traceback(None)
+
 
 def preview(rules: RuleSet, record_: dict[str, Any],
             adjustments: list[dict[str, Any]] | None = None) -> Preview:

@@ -300,3 +300,29 @@ def test_a_new_game_never_overwrites_a_game_saved_meanwhile(east):
     # a correction of game 1 does change it
     assert east.save(1, outcome="time", entered_as="correction").status_code == 303
     assert games(east)[0].record == {"outcome": "time"}
+
+
+def test_an_unfinished_games_page_and_preview_leave_no_frames_to_the_garbage_collector(east):
+    """The scoring's refusal of an unfinished game is kept to name the next step, without
+    its traceback: with it, the frames of the request and everything they held (a hundred
+    objects an entry page) were a cycle that only the garbage collector frees, in every
+    worker, after every tap."""
+    import gc
+    import types
+
+    unfinished = {"game_no": 1, "round_no": 1, "version": 1, "outcome": "mahjong",
+                  "winner": "W"}
+    assert east.get("/game").status_code == 200
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        page = east.get("/game")
+        preview = east.post("/game/preview", unfinished, headers=HX)
+        gc.collect()
+        frames = [found for found in gc.garbage if isinstance(found, types.FrameType)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert page.status_code == 200 and preview.status_code == 200
+    assert "What is the hand worth" in preview.get_data(as_text=True)
+    assert frames == []
