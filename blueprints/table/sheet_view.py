@@ -232,23 +232,11 @@ class GameRow:
     record: dict[str, Any]
     seat_initials: dict[str, str] = field(default_factory=dict)
     sentence: str = ""
-    # the sheet this game is on, and its place there: the few pages that show `detail`
-    # or `lines` work them out from these when they ask
-    view: SheetView | None = field(default=None, repr=False, compare=False)
+    # its place on the sheet: the few pages that show a game's score lines ask its
+    # SheetView (lines_of), which works them out for the round as a whole. A row keeps no
+    # reference to its view: the two would be a cycle, each page's rows and view left for
+    # the garbage collector.
     position: int = 0
-
-    @property
-    def detail(self) -> str:
-        return game_detail(self.record, self.view)
-
-    @property
-    def lines(self) -> list[ScoreLine]:
-        """How this game's points came about, one line a seat's score or ruling."""
-        return self.view.score_lines[self.position]
-
-    @cached_property
-    def score_rows(self) -> list[tuple[Markup, str]]:
-        return self.view.score_rows(self.points)
 
     @property
     def adjustments(self) -> list[dict[str, Any]]:
@@ -406,6 +394,13 @@ class SheetView:
         return [with_ruling_labels(lines, record.get("adjustments") or [])
                 for lines, record in zip(every, records, strict=True)]
 
+    def lines_of(self, row: GameRow) -> list[ScoreLine]:
+        """How game `row`'s points came about, one line a seat's score or ruling."""
+        return self.score_lines[row.position]
+
+    def detail(self, row: GameRow) -> str:
+        return game_detail(row.record, self)
+
     def name(self, seat: str) -> str:
         player = self.seats.get(seat)
         return player.name if player else SEAT_NAMES[seat]
@@ -480,7 +475,7 @@ def sheet_view(table: Table, round_: Round, *, panel: bool = False) -> SheetView
             label=OUTCOME_LABELS.get(record.get("outcome"), ""), points=entry.points,
             signer=entry.signer, initials=entry.initials, note=entry.note,
             record=record, seat_initials=dict(entry.seat_initials or {}),
-            sentence=game_sentence(record, view), view=view, position=position,
+            sentence=game_sentence(record, view), position=position,
         ))
         for seat in SEATS:
             view.totals[seat] += entry.points[seat]
