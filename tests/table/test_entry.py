@@ -306,9 +306,9 @@ def _left_to_the_garbage_collector(*requests) -> list:
     """The frames, and the objects of this app's own types, that the requests left in
     reference cycles: freed only when the garbage collector next walks every young object,
     in every worker, after every page. Not our forms: WTForms' fields refer to their form
-    by design. Not the models' column types either: the test session shares one app and
-    engine, whose statement cache, once full after hundreds of tests, lets go of older
-    statements (their types among them) at any request."""
+    by design. Not the models' column types either: in a run of the whole suite some turn
+    up that earlier tests left (the test session shares one app, one engine and its
+    statement cache)."""
     import gc
     import types
 
