@@ -10,6 +10,7 @@ import pytest
 from blueprints.results import standings
 from models import Tiebreak, TournamentStaff, db
 from tests.conftest import make_tournament, make_user, sign_in
+from tests.cycles import left_in_cycles
 from tests.results.conftest import WALL, add_sheet, win
 
 
@@ -23,6 +24,21 @@ def test_public_standings_by_code_need_no_sign_in(app, tournament):
     assert 'style="' not in html
     assert client.get("/results/NOSUCH").status_code == 404
 
+
+
+def test_the_public_standings_leave_nothing_to_the_garbage_collector(app, tournament):
+    """The standings' macros are imported without the page's context, and its pager is
+    rendered once rather than defined as a macro of the page: a macro made at each render
+    holds the render's context, the board and its lines with it, in a cycle that waits
+    for the garbage collector."""
+    add_sheet(tournament, 1, 1, [win("E")])
+    client = app.test_client()
+    pages = (lambda: client.get(f"/results/{tournament.code}"),
+             lambda: client.get(f"/results/{tournament.code}?view=provisional"))
+    for page in pages:
+        assert page().status_code == 200
+    assert left_in_cycles(*pages) == []
+    assert "Player 1" in pages[0]().get_data(as_text=True)
 
 def test_poll_gets_204_until_a_sheet_changes(app, tournament):
     client = app.test_client()

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from models import AuditEvent, GameEntry, db
+from tests.cycles import left_in_cycles
 
 HX = {"HX-Request": "true"}
 
@@ -302,32 +303,6 @@ def test_a_new_game_never_overwrites_a_game_saved_meanwhile(east):
     assert games(east)[0].record == {"outcome": "time"}
 
 
-def _left_to_the_garbage_collector(*requests) -> list:
-    """The frames, and the objects of this app's own types, that the requests left in
-    reference cycles: freed only when the garbage collector next walks every young object,
-    in every worker, after every page. Not our forms: WTForms' fields refer to their form
-    by design. Not the models' column types either: in a run of the whole suite some turn
-    up that earlier tests left (the test session shares one app, one engine and its
-    statement cache)."""
-    import gc
-    import types
-
-    from wtforms import Field, Form
-
-    gc.collect()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
-        for request in requests:
-            assert request().status_code == 200
-        gc.collect()
-        return [found for found in gc.garbage if isinstance(found, types.FrameType)
-                or (type(found).__module__.split(".")[0] in ("blueprints", "core")
-                    and not isinstance(found, Form | Field))]
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-
-
 def test_the_table_and_entry_pages_and_preview_leave_nothing_to_the_garbage_collector(east):
     """The scoring's refusal of an unfinished game is kept to name the next step without
     its traceback (with it, the request's frames and everything they held, a hundred
@@ -338,8 +313,8 @@ def test_the_table_and_entry_pages_and_preview_leave_nothing_to_the_garbage_coll
                   "outcome": "mahjong", "winner": "W"}
     pages = (lambda: east.get(), lambda: east.get("/game"),
              lambda: east.post("/game/preview", unfinished, headers=HX))
-    for page in pages:  # what a first request compiles and caches is not the page's
+    for page in pages:
         assert page().status_code == 200
-    assert _left_to_the_garbage_collector(*pages) == []
+    assert left_in_cycles(*pages) == []
     preview = pages[2]().get_data(as_text=True)
     assert "What is the hand worth" in preview
