@@ -25,7 +25,7 @@ import functools
 import re
 import weakref
 
-from flask import has_request_context, request
+from flask import has_request_context
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import Pool
@@ -34,7 +34,6 @@ from core.rows import only_shows
 
 # On the pooled connection's record while it reads outside a transaction.
 OUTSIDE = "reads_outside_transaction"
-READS = ("GET", "HEAD")
 # The engines whose statements are watched for the first write (install): only their
 # connections may read outside a transaction.
 _WATCHED: weakref.WeakSet = weakref.WeakSet()
@@ -54,7 +53,7 @@ def plain_read(statement: str) -> bool:
 def _read_outside_transaction(connection) -> None:
     """A connection taken from the pool by a request that only shows, the session's or
     the request's own for its plain reads (core.rows), reads outside a transaction."""
-    if not has_request_context() or not (request.method in READS or only_shows()):
+    if not has_request_context() or not only_shows():
         return
     proxied = connection.connection
     driver = proxied.driver_connection

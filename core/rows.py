@@ -30,10 +30,10 @@ def shows_only(view):
 
 
 def only_shows() -> bool:
-    """Whether this request writes nothing: a GET, or a post to a view marked @shows_only.
-    Such a request reads plain rows (core.table_pages.shown_table_from_link), a fraction
-    of the entities' cost; a write gets the entities."""
-    if request.method == "GET":
+    """Whether this request writes nothing: a GET or HEAD, or a post to a view marked
+    @shows_only. Such a request reads plain rows (core.table_pages.shown_table_from_link),
+    a fraction of the entities' cost; a write gets the entities."""
+    if request.method in ("GET", "HEAD"):
         return True
     view = current_app.view_functions.get(request.endpoint)
     return getattr(view, "shows_only", False)
