@@ -1,35 +1,23 @@
 """Standings as rows: every competition (the main standings, each session, the mini
 tournament) ranked by tournament.standings from the round totals, with the director's
-recorded draws applied; the leaders for the big screen; the fingerprint polling pages
-send back. `board(tournament)` is the function to measure in the benchmark."""
+recorded draws applied, and the leaders for the big screen. `board(tournament)` is the
+function to measure in the benchmark. How the lines become a table's rows and pages is in
+standings_rows; what the public standings keep and compare to answer a poll, in
+standings_versions."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
-from markupsafe import Markup, escape
-from sqlalchemy import case, func, select
+from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from blueprints.common import points_text
 from core.lookup import rules_of
-from core.words import SheetState
-from models import (
-    Competition,
-    CompetitionEntry,
-    Player,
-    Round,
-    Scoresheet,
-    Tiebreak,
-    Tournament,
-    db,
-)
+from models import Competition, Tiebreak, Tournament, db
 from tournament import standings as ranking
 from tournament.standings import Standing
 
@@ -40,7 +28,6 @@ MAIN = "main"
 # shared (its player_ids are the group, in no particular order).
 SHARED_MARK = "[shared]"
 _ROUND_NO = attrgetter("round_no")
-_NO_RESULT_CELL = '<td class="num col-detail">-</td>'
 
 
 @dataclass
@@ -157,97 +144,6 @@ def counted_first(lines: list[Line]) -> list[Line]:
     return counted_only(lines) + [line for line in lines if not line.played]
 
 
-def round_cells(line: Line, rounds: list[int]) -> Markup:
-    """A standings row's cells for its rounds, as the standings table shows them: the
-    round's points (zero is "X"), or "-" for a player with no result yet. Made here, not
-    in the template: a 600-player, 12-round table has 7,200 of them, and a template call
-    per cell is most of the page's time."""
-    if not line.played:
-        return Markup(_NO_RESULT_CELL * len(rounds))
-    # The cells hold only integers and "X": nothing to escape.
-    get = line.per_round.get
-    return Markup("".join([f'<td class="num col-detail">{points_text(get(r, 0))}</td>'
-                           for r in rounds]))
-
-
-_NO_RESULT = '<abbr title="no result yet">-</abbr>'
-
-
-def standings_rows(lines: list[Line], rounds: list[int], prize_places: int = 0,
-                   id_prefix: str = "s", me: int | None = None,
-                   page: StandingsPage | None = None) -> Markup:
-    """The standings table's rows, counted_first (only `page`'s, when given): each
-    player's rank (with "=" when tied), number, name, total, games won and round_cells;
-    prize places and "me" marked. Made here, not in a template loop: the director's and
-    the printed standings list every player, and the loop was half of the page's cost."""
-    prefix = escape(id_prefix)
-    rows = []
-    ordered = counted_first(lines)
-    for line in ordered[page.first:page.stop] if page else ordered:
-        number = line.player.number
-        mine = me == number
-        prize = bool(line.played and prize_places and line.rank <= prize_places)
-        css = "prize me" if prize and mine else "prize" if prize else "me" if mine else ""
-        if line.played:
-            rank = f'{line.rank}<abbr title="tied">=</abbr>' if line.tied else line.rank
-            total, won = points_text(line.total), line.games_won
-        else:
-            rank, total, won = _NO_RESULT, _NO_RESULT, "-"
-        current = ' aria-current="true"' if mine else ""
-        rows.append(
-            f'\n    <tr id="{prefix}-player-{number}" class="{css}"{current}>'
-            f'<td class="num">{rank}</td><td class="num">{number}</td>'
-            f'<th scope="row">{escape(line.player.name)}</th>'
-            f'<td class="num total">{total}</td><td class="num col-detail">{won}</td>'
-            f'{round_cells(line, rounds)}</tr>')
-    return Markup("".join(rows))
-
-
-# The public standings show this many lines at a time. An event of up to 200 players sees
-# them all on one page; at a 1,000-table event the whole list was 1 MB of HTML, sent again
-# to every onlooker's phone at each change of a result.
-PAGE_LINES = 200
-
-
-@dataclass(frozen=True)
-class StandingsPage:
-    """Which lines of the standings (counted_first order) one public page shows, and the
-    line of the player "Find me" asked for."""
-
-    number: int   # from 1
-    count: int    # pages in all
-    first: int    # the first line shown, from 0
-    stop: int     # one past the last line shown
-    total: int    # lines in all
-    mine: Line | None = None  # player `me`'s line, as counted_first ranks it
-
-    def lines_of(self, number: int) -> tuple[int, int]:
-        """Page `number`'s first and last line, counted from 1 (for its link)."""
-        first, stop = _span(number, self.total)
-        return first + 1, stop
-
-
-def _span(number: int, total: int) -> tuple[int, int]:
-    """Page `number`'s lines of `total`: its first (from 0) and one past its last."""
-    first = (number - 1) * PAGE_LINES
-    return first, min(first + PAGE_LINES, total)
-
-
-def standings_page(lines: list[Line], asked: int | None, me: int | None) -> StandingsPage:
-    """The page asked for (a number past the last asks for the last); with none asked,
-    the page holding player `me` ("Find me"), else the first."""
-    total = len(lines)
-    count = max(1, -(-total // PAGE_LINES))
-    mine = None
-    if me is not None:
-        at, mine = next(((index, line) for index, line in enumerate(counted_first(lines))
-                         if line.player.number == me), (0, None))
-        if asked is None:
-            asked = at // PAGE_LINES + 1
-    number = min(max(asked or 1, 1), count)
-    return StandingsPage(number, count, *_span(number, total), total, mine)
-
-
 def _apply_tiebreaks(standings: list[Standing], tiebreaks: list[Tiebreak]):
     """Apply every recorded draw that still fits. Returns the standings, the decisions
     that still fit as (tiebreak, player ids, shared) and the draws that no longer fit
@@ -358,48 +254,6 @@ def board(tournament: Tournament, *, with_tiebreaks: bool = True,
     return Board(tournament, results, tables, results.open_games)
 
 
-# The public standings' ranking this process made last for each (tournament, view), with
-# everything it was ranked from (see public_board). Only the last: a 4,000-player,
-# 12-round board is about 12 MB, and an older version is never asked for again.
-_PUBLIC_BOARDS: dict[tuple[int, bool], tuple[tuple, Board]] = {}
-PUBLIC_BOARDS_KEPT = 4  # two events' official and provisional views
-
-
-def public_board(tournament: Tournament, versions: Versions, provisional: bool) -> Board:
-    """The board the public standings show, ranked once per process for each version of
-    what they show.
-
-    At a round end a sheet is submitted every few seconds, and each onlooker's next poll
-    needs the lines again: ranking a 4,000-player field is tens of CPU-ms, the rest of
-    the answer (a page of 200 lines, "Find me") a few. Onlookers polling the same
-    version share one ranking per worker instead of one each. The key is what the
-    database says in this request (`versions`, read in one statement) with the
-    tournament's identity and rules, so a worker never serves lines the database has
-    moved past, and any number of workers and hosts agree: a worker that has not seen a
-    version ranks it itself. The ranking is read after the version, so it is never older
-    than its key (a newer one only makes the next poll's version differ, and rank again).
-    What the key does not cover is not kept: the tournament (its
-    name, the rules' words) and the count of games not counted yet are this request's,
-    and the director's recorded draws (ORM rows, shown on the director's page only) are
-    left out."""
-    version = versions.every if provisional else versions.official
-    slot = (tournament.id, provisional)
-    key = (tournament.code, tournament.created_at, rules_of(tournament), version)
-    kept_key, kept = _PUBLIC_BOARDS.get(slot, (None, None))
-    if kept_key != key:
-        fresh = board(tournament, provisional=provisional)
-        kept = replace(fresh, tables=[replace(table, decisions=[], stale=[])
-                                      for table in fresh.tables])
-        _PUBLIC_BOARDS.pop(slot, None)
-        # The oldest go first; pop(..., None) and a copied list of keys, so that threaded
-        # workers (GUNICORN_WORKER_CLASS) evicting at once cannot fail a request.
-        surplus = max(0, len(_PUBLIC_BOARDS) + 1 - PUBLIC_BOARDS_KEPT)
-        for oldest in list(_PUBLIC_BOARDS)[:surplus]:
-            _PUBLIC_BOARDS.pop(oldest, None)
-        _PUBLIC_BOARDS[slot] = (key, kept)
-    return replace(kept, tournament=tournament, open_games=versions.open_games)
-
-
 class Leaders(list):
     """The leaders' lines (a list), and how many more players share the last line's rank
     without being shown (`more_tied`: the page says "and N more tied")."""
@@ -420,70 +274,3 @@ def leaders(tournament: Tournament, count: int = 10) -> Leaders:
     shown = lines[:count]
     cut = shown[-1].rank if shown else None
     return Leaders(shown, sum(1 for line in lines[count:] if line.rank == cut))
-
-
-@dataclass(frozen=True)
-class Versions:
-    """What the standings pages compare to answer a poll with 204.
-
-    `every`: everything the standings show, provisional lines included (every saved game
-    changes it). `official`: everything the official standings show but the count of
-    games not yet counted (`open_games`), which a save at any table changes: a poll of
-    the official standings whose lines did not change gets only that count (a few bytes),
-    not thousands of lines ranked and rendered again."""
-
-    every: str
-    official: str
-    open_games: int
-
-
-def results_versions(tournament: Tournament) -> Versions:
-    """The standings' Versions, from one statement.
-
-    The standings read each sheet's stored sums, never a game (load_round_totals), and
-    every change of a game that changes a sum rewrites its sheet's row (models.sheet keeps
-    the sums on every flush; its updated_at moves, and a save bumps its version): the
-    sheets stand for their games, and the 28,800 games of a large event are not read.
-    The players' names and numbers, which no sheet holds, count through the tournament's
-    players_version (blueprints.director.common.players_changed)."""
-    def scalar(query):
-        return query.scalar_subquery()
-
-    final = Scoresheet.state.in_(rules_of(tournament).final_states)
-    breaks = Tiebreak.tournament_id == tournament.id
-    players = Player.tournament_id == tournament.id
-    competitions = (select(Competition.id).where(Competition.tournament_id == tournament.id)
-                    .scalar_subquery())
-    query = (
-        select(func.count(Scoresheet.id), func.coalesce(func.sum(Scoresheet.version), 0),
-               func.max(Scoresheet.updated_at),
-               func.sum(case((Scoresheet.state == SheetState.OPEN, 0), else_=1)),
-               func.count(Scoresheet.id).filter(final),
-               func.coalesce(func.sum(Scoresheet.version).filter(final), 0),
-               func.max(Scoresheet.updated_at).filter(final),
-               func.coalesce(func.sum(Scoresheet.games_count).filter(~final), 0),
-               scalar(select(func.count(Tiebreak.id)).where(breaks)),
-               scalar(select(func.max(Tiebreak.id)).where(breaks)),
-               scalar(select(func.count(Player.id)).where(players)),
-               scalar(select(func.max(Player.id)).where(players)),
-               scalar(select(func.sum(case((Player.is_substitute, 1), else_=0)))
-                      .where(players)),
-               scalar(select(func.count(Competition.id))
-                      .where(Competition.tournament_id == tournament.id)),
-               scalar(select(func.count(CompetitionEntry.id))
-                      .where(CompetitionEntry.competition_id.in_(competitions))),
-               scalar(select(func.max(Competition.last_round))
-                      .where(Competition.tournament_id == tournament.id)))
-        .select_from(Scoresheet)
-        .join(Round, Round.id == Scoresheet.round_id)
-        .where(Round.tournament_id == tournament.id))
-    row = db.session.execute(query).one()
-    every_sheet, official_sheets, open_games, others = row[:4], row[4:7], row[7], row[8:]
-    fixed = [tournament.prize_places, tournament.rounds, tournament.players_version]
-    return Versions(every=_digest([*fixed, *every_sheet, *others]),
-                    official=_digest([*fixed, *official_sheets, *others]),
-                    open_games=int(open_games))
-
-
-def _digest(parts: list) -> str:
-    return hashlib.sha1(json.dumps(parts, default=str).encode()).hexdigest()[:12]

@@ -32,7 +32,16 @@ from core.lookup import rules_of, tournament_by_code
 from core.numbers import small_int
 from models import Tournament, TournamentStaff, User, db
 
-from . import backup, exports, history, missing, standings, tiebreaks
+from . import (
+    backup,
+    exports,
+    history,
+    missing,
+    standings,
+    standings_rows,
+    standings_versions,
+    tiebreaks,
+)
 from .forms import ClearTieForm, ImportForm, PrizePlacesForm, TieForm
 
 # cli_group=None: the command is `flask --app app import-backup`, not under "results".
@@ -41,7 +50,7 @@ bp = Blueprint("results", __name__, url_prefix="/results", cli_group=None)
 
 bp.add_app_template_global(standings.leaders, "leaders_for")
 bp.add_app_template_global(history.player_history)
-bp.add_app_template_global(standings.standings_rows)
+bp.add_app_template_global(standings_rows.standings_rows)
 
 
 def _by_code(code: str) -> Tournament:
@@ -64,7 +73,7 @@ def public_standings(code):
     final), that count alone, not the lines ranked and rendered again."""
     tournament = _by_code(code)
     key, view = _view_args()
-    versions = standings.results_versions(tournament)
+    versions = standings_versions.results_versions(tournament)
     version = versions.every if view == "provisional" else versions.official
     me = small_int(request.args.get("me"))
     if wants_partial() and request.args.get("v") == version:
@@ -78,10 +87,10 @@ def public_standings(code):
         response.headers["HX-Reswap"] = "none"  # the lines stay; the parts swap out of band
         response.vary.add("HX-Request")
         return response
-    board = standings.public_board(tournament, versions, provisional=view == "provisional")
+    board = standings_versions.public_board(tournament, versions, provisional=view == "provisional")
     table = board.table(key)
     lines = table.provisional if view == "provisional" else table.lines
-    listed = standings.standings_page(lines, small_int(request.args.get("page")), me)
+    listed = standings_rows.standings_page(lines, small_int(request.args.get("page")), me)
     return render_page_or_partial("results/standings.html", "results/_standings.html",
                                   tournament=tournament, board=board, table=table, view=view,
                                   version=version, me=me, my_line=listed.mine, listed=listed)

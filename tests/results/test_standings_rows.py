@@ -1,9 +1,10 @@
-"""The standings table's rows, made in Python (blueprints.results.standings.standings_rows):
+"""The standings table's rows, made in Python (blueprints.results.standings_rows.standings_rows):
 what the template's loop showed, every player's name escaped."""
 
 from __future__ import annotations
 
-from blueprints.results.standings import Line, standings_rows
+from blueprints.results.standings import Line
+from blueprints.results.standings_rows import standings_rows
 from blueprints.results.totals import PlayerInfo
 
 

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from blueprints.results import standings
+from blueprints.results import standings, standings_versions
 from models import Tiebreak, TournamentStaff, db
 from tests.conftest import make_tournament, make_user, sign_in
 from tests.cycles import left_in_cycles
@@ -43,7 +43,7 @@ def test_the_public_standings_leave_nothing_to_the_garbage_collector(app, tourna
 def test_poll_gets_204_until_a_sheet_changes(app, tournament):
     client = app.test_client()
     headers = {"HX-Request": "true"}
-    versions = standings.results_versions(tournament)
+    versions = standings_versions.results_versions(tournament)
     url = f"/results/{tournament.code}?v={versions.official}&o={versions.open_games}"
     assert client.get(url, headers=headers).status_code == 204
     add_sheet(tournament, 1, 1, [win("E")])
@@ -52,7 +52,7 @@ def test_poll_gets_204_until_a_sheet_changes(app, tournament):
     html = partial.get_data(as_text=True)
     assert html.lstrip().startswith("<section") and "<html" not in html
     assert "HX-Request" in partial.headers["Vary"]
-    shown = standings.results_versions(tournament)
+    shown = standings_versions.results_versions(tournament)
     assert f"v={shown.official}" in html and f"o={shown.open_games}" in html
 
 
@@ -65,14 +65,14 @@ def test_a_game_saved_on_an_open_sheet_sends_the_official_standings_only_its_cou
     add_sheet(tournament, 1, 1, [win("E")])
     client = app.test_client()
     headers = {"HX-Request": "true"}
-    before = standings.results_versions(tournament)
+    before = standings_versions.results_versions(tournament)
     official = f"/results/{tournament.code}?v={before.official}&o={before.open_games}&me=3"
     provisional = f"/results/{tournament.code}?view=provisional&v={before.every}"
     assert client.get(official, headers=headers).status_code == 204
     assert client.get(provisional, headers=headers).status_code == 204
 
     open_sheet = add_sheet(tournament, 1, 2, [win("S"), WALL], state="open")
-    after = standings.results_versions(tournament)
+    after = standings_versions.results_versions(tournament)
     assert (after.official, after.open_games) == (before.official, 2)
     assert after.every != before.every
     answer = client.get(official, headers=headers)
@@ -94,7 +94,7 @@ def test_a_game_saved_on_an_open_sheet_sends_the_official_standings_only_its_cou
     assert submitted.status_code == 200 and "HX-Reswap" not in submitted.headers
     html = submitted.get_data(as_text=True)
     assert html.lstrip().startswith("<section") and 'id="standings-open"' in html
-    assert standings.results_versions(tournament).open_games == 0
+    assert standings_versions.results_versions(tournament).open_games == 0
 
 
 def test_onlookers_on_one_version_share_one_ranking(app, tournament, monkeypatch):
@@ -102,10 +102,10 @@ def test_onlookers_on_one_version_share_one_ranking(app, tournament, monkeypatch
     what differs between onlookers ("Find me") and what the version leaves out (the count
     of games not counted yet) is each request's own, and a new version is ranked again.
     A page served from a kept ranking is the page a fresh ranking gives."""
-    monkeypatch.setattr(standings, "_PUBLIC_BOARDS", {})
+    monkeypatch.setattr(standings_versions, "_PUBLIC_BOARDS", {})
     ranked = []
     rank = standings.board
-    monkeypatch.setattr(standings, "board",
+    monkeypatch.setattr(standings_versions, "board",
                         lambda *args, **kwargs: ranked.append(kwargs) or rank(*args, **kwargs))
     client = app.test_client()
 
@@ -120,16 +120,16 @@ def test_onlookers_on_one_version_share_one_ranking(app, tournament, monkeypatch
     add_sheet(tournament, 1, 2, [win("S")], state="open")  # the official lines stay
     kept = page()
     assert len(ranked) == 1 and "1 game entered at tables" in kept
-    standings._PUBLIC_BOARDS.clear()
+    standings_versions._PUBLIC_BOARDS.clear()
     assert page() == kept and len(ranked) == 2
 
     add_sheet(tournament, 1, 3, [win("W", value=50)])     # a sheet submitted: new lines
-    versions = standings.results_versions(tournament)
+    versions = standings_versions.results_versions(tournament)
     poll = client.get(f"/results/{tournament.code}?v=shown&o={versions.open_games}",
                       headers={"HX-Request": "true"})
     assert poll.status_code == 200 and len(ranked) == 3
-    assert len(standings._PUBLIC_BOARDS) == 1  # the older version is not kept beside it
-    standings._PUBLIC_BOARDS.clear()
+    assert len(standings_versions._PUBLIC_BOARDS) == 1  # the older version is not kept beside it
+    standings_versions._PUBLIC_BOARDS.clear()
     assert client.get(f"/results/{tournament.code}?v=shown&o={versions.open_games}",
                       headers={"HX-Request": "true"}).data == poll.data
     assert len(ranked) == 4
@@ -137,22 +137,22 @@ def test_onlookers_on_one_version_share_one_ranking(app, tournament, monkeypatch
     page("?view=provisional")  # its own version, ranked once for both onlookers
     page("?view=provisional&me=5")
     assert len(ranked) == 5 and ranked[-1]["provisional"] is True
-    assert len(standings._PUBLIC_BOARDS) == 2  # the official view's and this one's
+    assert len(standings_versions._PUBLIC_BOARDS) == 2  # the official view's and this one's
 
-    monkeypatch.setattr(standings, "PUBLIC_BOARDS_KEPT", 1)  # the oldest make room
-    standings._PUBLIC_BOARDS.pop((tournament.id, False))
+    monkeypatch.setattr(standings_versions, "PUBLIC_BOARDS_KEPT", 1)  # the oldest make room
+    standings_versions._PUBLIC_BOARDS.pop((tournament.id, False))
     page()
-    assert len(ranked) == 6 and list(standings._PUBLIC_BOARDS) == [(tournament.id, False)]
+    assert len(ranked) == 6 and list(standings_versions._PUBLIC_BOARDS) == [(tournament.id, False)]
 
 
 def change_watch(tournament, which: str):
     """changed(): commit, then whether the standings' version `which` (a field of
-    standings.Versions) is one not seen before."""
-    seen = {getattr(standings.results_versions(tournament), which)}
+    standings_versions.Versions) is one not seen before."""
+    seen = {getattr(standings_versions.results_versions(tournament), which)}
 
     def changed() -> bool:
         db.session.commit()
-        version = getattr(standings.results_versions(tournament), which)
+        version = getattr(standings_versions.results_versions(tournament), which)
         new = version not in seen
         seen.add(version)
         return new
@@ -425,12 +425,12 @@ def test_a_corrected_name_reaches_the_polling_standings_and_big_screen(app, clie
 
     add_sheet(tournament, 1, 1, [win("E")])
     player = next(p for p in tournament.players if p.number == 1)
-    versions, screen = standings.results_versions(tournament), board(tournament).version
+    versions, screen = standings_versions.results_versions(tournament), board(tournament).version
     response = client.post(f"/director/t/{tournament.id}/players/{player.id}",
                            data={"number": "1", "name": "Ruth Abrams"})
     assert response.status_code == 302
     db.session.expire_all()
-    assert standings.results_versions(tournament).official != versions.official
+    assert standings_versions.results_versions(tournament).official != versions.official
     assert board(tournament).version != screen
     poll = app.test_client().get(
         f"/results/{tournament.code}?v={versions.official}&o={versions.open_games}",
