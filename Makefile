@@ -71,7 +71,8 @@ test-e2e: $(VENV)/.dev chromium
 	$(PYTEST) -n $(JOBS) $(XDIST) e2e/
 
 # The end-to-end tests, keeping a screenshot of each page they pass through in
-# e2e/screenshots/ for people to look at (the other targets take none: no test needs them).
+# e2e/screenshots/ for people to look at, and the guides' pictures in docs/pictures/ (to
+# commit). The other targets take none: no test needs them.
 screenshots: $(VENV)/.dev chromium
 	E2E_SCREENSHOTS=1 $(PYTEST) -n $(JOBS) $(XDIST) e2e/
 
