@@ -1,7 +1,8 @@
-"""The docs hold: every relative link and picture in README.md and docs/ opens (a heading
-it points at included), every picture in docs/pictures/ is shown somewhere, and every
-`make` target and `flask --app app` command the docs tell a reader to run exists. A
-reader who meets a dead link or a command that is not there stops trusting the page."""
+"""The docs hold: every relative link and picture in README.md, bench/RESULTS.md and
+docs/ opens (a heading it points at included), every picture in docs/pictures/ is shown
+somewhere, and every `make` target and `flask --app app` command the docs tell a reader
+to run exists. A reader who meets a dead link or a command that is not there stops
+trusting the page."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ FLASK = re.compile(r"flask[ \t]+--app[ \t]+app[ \t]+([a-z][\w-]*)")
 
 
 def documents() -> list[Path]:
-    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    return [ROOT / "README.md", ROOT / "bench" / "RESULTS.md",
+            *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 def slug(heading: str) -> str:
