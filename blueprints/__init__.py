@@ -1,1 +1,2 @@
-"""One package per audience (see README "Layout"); each has views.py, forms.py, service.py."""
+"""One package per audience (see docs/architecture.md, "blueprints/: one package per
+audience"), split along its seams: its pages, its forms, and small service modules."""

@@ -1,6 +1,6 @@
 """The director's event on one phone (390x844), counting taps: start the round, take a
 call, pause from the bar with a one-tap reason, resolve with a one-tap ruling, resume,
-end the round. The flow is asserted; the tap count is printed (and kept in the README),
+end the round. The flow is asserted; the tap count is printed (and kept in docs/testing.md),
 never asserted as a timing. axe checks each new page state."""
 
 from __future__ import annotations
