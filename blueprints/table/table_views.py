@@ -127,8 +127,9 @@ def entry(code, number):
     """Enter the next game (or, with g=, correct an entered one)."""
     table, rnd = g.table, g.round
     view = sheet_view(table, rnd)
-    if not view.is_open:
-        flash("This sheet was submitted. Only the director can change it now.")
+    if not view.is_open or view.on_paper:
+        flash(sheet_writes.ON_PAPER if view.is_open else
+              "This sheet was submitted. Only the director can change it now.")
         return redirect(link("table.page", table, rnd.number), code=303)
     game_no = query_int("g")
     form = GameDefaults()
