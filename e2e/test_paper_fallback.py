@@ -92,8 +92,7 @@ def test_a_table_on_paper_then_the_front_desk_keys_it_in(live_server, browser, p
         scorer_context, scorer = laptop(browser)
         try:
             sign_in(scorer, live_server, scorer_email, scorer_password)
-            scorer.goto(f"{live_server.url}/t/director/{tournament_id}/1/1/desk")
-            expect(scorer.locator("#games-0-winner")).to_be_focused()
+            scorer.goto(f"{live_server.url}/t/director/{tournament_id}/desk")
             count = {"keys": 0, "taps": 0}
 
             def keys(*presses):
@@ -105,6 +104,10 @@ def test_a_table_on_paper_then_the_front_desk_keys_it_in(live_server, browser, p
                 locator.click()
                 count["taps"] += 1
 
+            # the front desk opens a table by its number, typed
+            expect(scorer.locator("#desk-table")).to_be_focused()
+            keys("1", "Enter")
+            expect(scorer.locator("#games-0-winner")).to_be_focused()
             # Bea Goldberg (South) 25, thrown by West to 2 exposures
             keys("s", "Tab", "2", "5", "Tab", "w", "Tab", "2", "Enter")
             # Ruth Abrams (East) self-picked 30

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, FieldList, Form, FormField, StringField, TextAreaField
+from wtforms import BooleanField, Form, StringField, TextAreaField
 from wtforms.validators import Optional
 
 from core.words import SEAT_NAMES, SEATS
@@ -44,7 +44,10 @@ class DeskGameForm(Form):
 
 
 class DeskSheetForm(VersionedForm):
-    games = FieldList(FormField(DeskGameForm), min_entries=1)
+    """The sheet's own boxes; its games are `rows` (a row per game, by its number: not a
+    FieldList, which numbers the rows posted and so moves a game up when the row of a
+    game kept as entered has no boxes)."""
+
     initialled = BooleanField("The paper sheet is initialled as the rules require")
     reason = TextAreaField("Why does this submitted sheet change? (shown to the table)",
                            validators=[Optional()])
@@ -53,6 +56,12 @@ class DeskSheetForm(VersionedForm):
 class PaperForm(FlaskForm):
     """The director's switch between paper and phone: the CSRF token alone (the table and
     the choice are the buttons')."""
+
+
+def game_rows(count: int, formdata=None) -> list[DeskGameForm]:
+    """Game 1..`count`'s rows, read from `formdata` (None: empty rows to fill in)."""
+    return [DeskGameForm(formdata, prefix=field_name(number, "")) for number in
+            range(1, count + 1)]
 
 
 def field_name(number: int, box: str) -> str:

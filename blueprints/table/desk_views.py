@@ -7,21 +7,20 @@ from __future__ import annotations
 
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 from flask_login import current_user
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from blueprints.common import new_request_key, points_text, wants_partial
 from core.access import DESK, MANAGE, staff_required
-from core.clock import clock_view
 from core.errors import Conflict, Replay
 from core.numbers import small_int
 from core.rounds import round_row
 from core.words import MAX_ROW_NUMBER, SEATS, SheetState
-from models import Scoresheet, Seating, Table, db
+from models import Round, Scoresheet, Seating, Table, db
 from tournament.errors import FieldError
 from tournament.scoring import Game, InvalidGame, round_lines
 
 from . import desk_writes
-from .desk_forms import DeskSheetForm, PaperForm, field_name, row_record, row_texts
+from .desk_forms import DeskSheetForm, PaperForm, field_name, game_rows, row_record, row_texts
 from .pages import CONFLICT, bp, shown
 from .sheet_view import sheet_view, table_by_number
 from .staff_views import staff_sheet
@@ -46,12 +45,14 @@ def _fits_a_row(record: dict) -> bool:
 
 
 def _round_no(tournament) -> int:
-    """The round the desk works on unless asked: the clock's."""
+    """The round the desk works on unless asked: the latest that has started (its sheets
+    come in as it ends, while the clock already shows the next), else round 1."""
     asked = small_int(request.args.get("r"), MAX_ROW_NUMBER)
     if asked:
         return asked
-    clock = clock_view(tournament)
-    return clock.round_no if clock else 1
+    started = db.session.scalar(select(func.max(Round.number)).where(
+        Round.tournament_id == tournament.id, Round.started_at.is_not(None)))
+    return started or 1
 
 
 def _bar() -> dict:
@@ -141,12 +142,12 @@ class DeskSheet:
         rules, view = self.view.rules, self.view
         seats = view.seats
         records: dict[int, dict] = {}
-        for number, entry in enumerate(self.form.games, 1):
+        for number, row in enumerate(self.form.rows, 1):
             if number in self.kept:
                 records[number] = dict(self.kept[number].record)
                 continue
             try:
-                found = row_record(entry.form, number, seats,
+                found = row_record(row, number, seats,
                                    rules.misnamed_exposure_penalty is not None)
             except FieldError as error:
                 self.errors.setdefault(error.field, error.message)
@@ -209,13 +210,12 @@ class DeskSheet:
 def _fresh_form(view) -> DeskSheetForm:
     form = DeskSheetForm(formdata=None)
     per_round = view.games_per_round
-    while len(form.games) < per_round:
-        form.games.append_entry()
-    for number, entry in enumerate(form.games, 1):
+    form.rows = game_rows(per_round)
+    for number, entry in enumerate(form.rows, 1):
         row = view.game(number)
         if row is not None:
             for name, value in row_texts(row.record).items():
-                entry.form[name].data = value
+                entry[name].data = value
     _stamp(form, view)
     return form
 
@@ -229,10 +229,7 @@ def _stamp(form, view, keep_key: bool = False) -> None:
 
 def _posted_form(view) -> DeskSheetForm:
     form = DeskSheetForm()
-    while len(form.games) < view.games_per_round:
-        form.games.append_entry()
-    while len(form.games) > view.games_per_round:
-        form.games.pop_entry()
+    form.rows = game_rows(view.games_per_round, request.form)
     return form
 
 

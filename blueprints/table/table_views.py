@@ -268,6 +268,10 @@ def time_called(code, number):
 @table_round
 def review(code, number):
     """The round review: every game, each player's total, initials, submit."""
+    sheet = sheets.sheet_for(g.round, g.table)
+    if sheet is not None and sheet.on_paper:
+        flash(sheet_writes.ON_PAPER)
+        return redirect(link("table.page", g.table, g.round.number), code=303)
     return review_page(g.table, g.round)
 
 

@@ -236,3 +236,35 @@ def test_a_scorers_home_and_crumbs_lead_to_the_front_desk(app, tnt):
     assert f'href="/director/t/{tnt.id}"' not in home
     page = scorer.get(url(tnt)).get_data(as_text=True)
     assert f'href="/director/t/{tnt.id}"' not in page
+
+
+def test_a_game_the_desk_cannot_type_is_kept_as_entered(client, tnt):
+    from blueprints.table.sheet_writes import save_game
+    from core.rounds import ensure_round
+
+    rnd = ensure_round(tnt, 1)
+    db.session.commit()
+    misnamed = {"outcome": "misnamed_tile", "misnamer": "W"}
+    save_game(tnt.tables[0], rnd, 1, misnamed, initials="AB", version=1, key="k1")
+    page = client.get(url(tnt)).get_data(as_text=True)
+    assert "kept as entered" in page
+    rest = {1: GAMES[1], 2: GAMES[2], 3: GAMES[3]}
+    response = client.post(url(tnt), data=sheet_data(form_of(page), rest, action="submit",
+                                                      initialled="y"))
+    assert response.status_code == 303, response.get_data(as_text=True)
+    sheet = stored(tnt)
+    assert sheet.state == "submitted"
+    assert sheet.games[0].record["outcome"] == "misnamed_tile"
+    # tnt: the mis-caller -25, the other three +10
+    assert sheet.games[0].points == {"E": 10, "S": 10, "W": -25, "N": 10}
+
+
+def test_the_desk_opens_on_the_latest_round_that_started(client, tnt):
+    from blueprints.clock import actions
+    from core.rounds import round_row
+
+    body = client.get(f"/t/director/{tnt.id}/desk").get_data(as_text=True)
+    assert "round 1" in body
+    actions.start_round(tnt, 1, round_row(tnt, 1).clock_version, tnt.staff[0].user)
+    response = client.get(f"/t/director/{tnt.id}/desk?table=2")
+    assert response.headers["Location"].endswith(f"/t/director/{tnt.id}/2/1/desk")

@@ -94,3 +94,11 @@ def test_the_switch_needs_its_csrf_token(app, client, tnt):
     app.config["WTF_CSRF_ENABLED"] = True
     assert switch(client, tnt, 1, True).status_code == 400
     assert db.session.scalar(db.select(Scoresheet)) is None
+
+
+def test_the_review_page_sends_a_table_on_paper_back_to_its_page(app, client, tnt):
+    switch(client, tnt, 1, True)
+    phone = TableClient(app.test_client(), tnt)
+    response = phone.get("/review")
+    assert response.status_code == 303
+    assert SAYS not in response.get_data(as_text=True)  # said on the page it goes to
