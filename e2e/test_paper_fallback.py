@@ -48,6 +48,7 @@ def test_printed_sheets_one_a_page_with_every_seated_name(live_server, browser):
     try:
         sign_in(page, live_server, email, password)
         page.goto(f"{live_server.url}/clock/director/{tournament_id}")
+        screenshot(page, "paper-console")
         page.get_by_role("link", name=re.compile("Score sheets")).first.click()
         expect(page.locator(".score-sheet")).to_have_count(2)
         assert_accessible(page)
@@ -77,6 +78,7 @@ def test_a_table_on_paper_then_the_front_desk_keys_it_in(live_server, browser, p
         desk.get_by_role("button", name="Table 1 on paper").click()
         expect(desk.get_by_role("button", name="Table 1 back on the phone")).to_be_visible()
         assert_accessible(desk)
+        screenshot(desk, "paper-desk-index")
         # the table's page says so plainly, keeps the seats and the call
         page.goto(f"{live_server.url}/t/{code}/1?k={token}")
         expect(page.get_by_text("This round is scored on paper: hand the sheet to the "
