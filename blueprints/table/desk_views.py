@@ -114,7 +114,7 @@ def paper(tournament_id, round_no):
     for table in tables:
         desk_writes.set_on_paper(table, rnd, on, user=current_user, role=g.role)
     what = ("Every table" if which == "all" else f"Table {tables[0].number}")
-    flash(f"{what} {'scores' if len(tables) == 1 else 'score'} round {round_no} "
+    flash(f"{what} scores round {round_no} "
           + ("on paper." if on else "on the phone again."))
     back = request.form.get("back") or ""
     return redirect(back if back.startswith("/") and not back.startswith("//") else

@@ -104,8 +104,11 @@ def enter_paper_sheet(table: Table, round_: Round, records: dict[int, dict[str, 
         gone = len(records) + 1
         raise SheetError(field_name(gone, "winner"), f"Game {gone} is entered already: keep it (a "
                          "game cannot be taken off a sheet here).")
+    # The director's rulings on a game are not the paper's: a game differs only in what
+    # the table wrote.
     changed = [n for n in sorted(records) if n not in existing
-               or _without_adjustments(existing[n].record) != games[n].to_dict()]
+               or _without_adjustments(existing[n].record)
+               != _without_adjustments(games[n].to_dict())]
     reason = printable(reason, "reason", "The reason", lines=True)
     if submitted and changed:
         if not may_amend:

@@ -257,6 +257,8 @@ def test_a_game_the_desk_cannot_type_is_kept_as_entered(client, tnt):
     assert sheet.games[0].record["outcome"] == "misnamed_tile"
     # tnt: the mis-caller -25, the other three +10
     assert sheet.games[0].points == {"E": 10, "S": 10, "W": -25, "N": 10}
+    assert db.session.scalar(db.select(db.func.count()).select_from(AuditEvent).where(
+        AuditEvent.action == "game.paper")) == 3  # the kept game was not written again
 
 
 def test_the_desk_opens_on_the_latest_round_that_started(client, tnt):
@@ -268,3 +270,24 @@ def test_the_desk_opens_on_the_latest_round_that_started(client, tnt):
     actions.start_round(tnt, 1, round_row(tnt, 1).clock_version, tnt.staff[0].user)
     response = client.get(f"/t/director/{tnt.id}/desk?table=2")
     assert response.headers["Location"].endswith(f"/t/director/{tnt.id}/2/1/desk")
+
+
+def test_a_directors_ruling_on_a_game_stays_and_is_not_a_change(client, tnt, director):
+    from blueprints.table.sheet_writes import save_game
+    from core.rounds import ensure_round
+    from core.sheets import add_adjustment
+
+    rnd = ensure_round(tnt, 1)
+    db.session.commit()
+    save_game(tnt.tables[0], rnd, 1, {"outcome": "wall"}, initials="CC", version=1, key="k")
+    add_adjustment(tnt.tables[0], 1, "N", -10, "ruling: tile count", director, game_no=1)
+    db.session.commit()
+    page = client.get(url(tnt)).get_data(as_text=True)
+    assert '<span id="pts-1-N">X</span>' in page  # wall +10, ruling -10: as stored
+    rest = {0: {"winner": "wall"}, 1: GAMES[1], 2: GAMES[2], 3: GAMES[3]}
+    response = client.post(url(tnt), data=sheet_data(form_of(page), rest, action="submit",
+                                                      initialled="y"))
+    assert response.status_code == 303
+    sheet = stored(tnt)
+    assert sheet.games[0].record["adjustments"][0]["points"] == -10
+    assert sheet.games[0].points["N"] == 0
