@@ -291,3 +291,19 @@ def test_a_directors_ruling_on_a_game_stays_and_is_not_a_change(client, tnt, dir
     sheet = stored(tnt)
     assert sheet.games[0].record["adjustments"][0]["points"] == -10
     assert sheet.games[0].points["N"] == 0
+
+
+def test_a_scorer_is_invited_like_a_guide_and_lands_on_the_front_desk(app, client, tnt):
+    from tests.auth.test_staff import NEW_PASSWORD, invite, path_of
+
+    link, _ = invite(client, tnt, "sue@example.com", "scorer")
+    sue = app.test_client()
+    done = sue.post(path_of(link), data={"name": "Sue Scorer", "password": NEW_PASSWORD,
+                                         "repeat": NEW_PASSWORD})
+    assert done.status_code == 302
+    staff = db.session.scalar(db.select(TournamentStaff).where(
+        TournamentStaff.tournament_id == tnt.id, TournamentStaff.role == "scorer"))
+    assert staff is not None
+    home = sue.get("/director/").get_data(as_text=True)
+    assert f'href="/t/director/{tnt.id}/desk"' in home
+    assert sue.get(url(tnt)).status_code == 200
