@@ -34,7 +34,7 @@ BUNDLES = {
     "director": {
         "css": ["css/app.css", "css/director.css", "css/clock.css", "css/bar.css"],
         "js": ["vendor/htmx.min.js", "js/app.js", "js/offline.js", "js/director.js",
-               "js/clock.js", "js/bar.js"],
+               "js/clock.js", "js/bar.js", "js/desk.js"],
     },
     "staff": {
         "css": ["css/app.css", "css/clock.css", "css/calls.css", "css/results.css",

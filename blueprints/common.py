@@ -23,6 +23,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from wtforms.validators import ValidationError
 
+from core.words import screen_name
 from extensions import htmx
 from models.password_policy import password_problem
 
@@ -175,6 +176,7 @@ def template_globals(app) -> dict:
         "fixed_url": fixed_url,
         "seat_name": SEAT_NAMES.get,
         "points_text": points_text,
+        "screen_name": screen_name,
         "local_time": local_time,
         "signed_in": signed_in,
         "csrf_input": csrf_input,

@@ -17,6 +17,11 @@ from models import Tournament, TournamentStaff, db
 # co-directors change the tournament, seating, rules or locked sheets.
 MANAGE = ("director", "co-director")
 ANY_STAFF = ("director", "co-director", "table-guide")
+# A scorer is a front-desk volunteer: they key in and submit paper sheets, and see
+# nothing else. Table guides never change points, so they do not key sheets in.
+DESK = ("director", "co-director", "scorer")
+# Printed score sheets hold names and seats only: any staff may print them.
+PRINT = (*ANY_STAFF, "scorer")
 
 def staff_role(tournament: Tournament, user=None) -> str | None:
     user = user or current_user

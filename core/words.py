@@ -76,3 +76,23 @@ def staff_actor(user, role: str | None = None) -> str:
     if user is None:
         return "system"
     return f"{user.name} ({role})" if role else user.name
+
+
+# Words after a family name that say which of a family, not who: kept off a short name.
+_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
+SCREEN_NAME_LETTERS = 18
+
+
+def screen_name(name: str, letters: int = SCREEN_NAME_LETTERS) -> str:
+    """A name as the big screen shows it, read from across a ballroom: whole when it has
+    at most `letters` characters, else the first name and the family name's initial
+    ("Margaret Featherstonehaugh-Worthington" -> "Margaret F."), never cut mid-word."""
+    name = " ".join((name or "").split())
+    if len(name) <= letters:
+        return name
+    words = name.split(" ")
+    while len(words) > 2 and words[-1].lower() in _SUFFIXES:
+        words.pop()
+    if len(words) < 2:
+        return name
+    return f"{words[0]} {words[-1][0]}."

@@ -1,7 +1,8 @@
 """The big screen fits the screen it is shown on: at 1920x1080, 1280x720 (16:9) and
 1024x768 (4:3), during play and between rounds, every element's box is inside the
 viewport and nothing scrolls, with the clock, the announcements, the movement, ten
-leaders in two columns and the seat-lookup QR code and address all on screen at once.
+leaders in one column (their names whole, or as "First L."), and the seat-lookup QR code
+and address all on screen at once.
 On a 320 px phone it never scrolls sideways. axe checks it."""
 
 from __future__ import annotations
@@ -112,10 +113,18 @@ def test_the_big_screen_fits_during_play(browser, live_server, screen_code, widt
         expect(page.locator(".leaders-list li")).to_have_count(10)
         expect(page.locator(".display-announcement")).to_have_count(2)
         check_fits(page, f"display-play-{width}x{height}")
-        # Ten leaders sit in two columns of five at 16:9; a 4:3 screen has room for one.
-        lefts = {round(box["x"]) for box in
-                 (li.bounding_box() for li in page.locator(".leaders-list li").all())}
-        assert len(lefts) == (2 if width / height > 1.5 else 1)
+        # Ten leaders in one column, each line at least 4% of the screen's height, each
+        # name whole or in its short form ("First L."), never cut.
+        lines = page.locator(".leaders-list li").all()
+        assert len({round(li.bounding_box()["x"]) for li in lines}) == 1
+        for li in lines:
+            size = li.evaluate("li => parseFloat(getComputedStyle(li).fontSize)")
+            assert size >= 0.04 * height, (size, height)
+        names = page.locator(".leader-player")
+        assert names.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth"
+                                  " + 1).map(e => e.textContent)") == []
+        expect(names.filter(has_text="Margaret F.")).to_have_count(1)
+        expect(page.locator(".leader-player", has_text="Player 1").first).to_be_visible()
         if (width, height) == SCREENS[0]:
             assert_accessible(page)
     finally:

@@ -36,7 +36,8 @@ class StaffInvitation(db.Model):
     __tablename__ = "staff_invitation"
     __table_args__ = (
         CheckConstraint("purpose IN ('join', 'reset')", name="purpose"),
-        CheckConstraint("role IN ('director', 'co-director', 'table-guide')", name="role"),
+        CheckConstraint("role IN ('director', 'co-director', 'table-guide', 'scorer')",
+                        name="role"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

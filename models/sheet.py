@@ -55,6 +55,9 @@ class Scoresheet(db.Model):
     # [{"game": 2, "seat": "N", "points": -10, "reason": "..."}]; merged into that game's
     # record's "adjustments" when it is saved.
     pending_adjustments: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    # The director has this table score the round on paper (no phone, no Wi-Fi): its page
+    # offers no entry, and the front desk keys the sheet in.
+    on_paper: Mapped[bool] = mapped_column(default=False, server_default="0")
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
     # The games summed per seat, kept by `_keep_seat_totals` on every flush that changes a
     # game, so the standings read one row per sheet instead of every game's record: how

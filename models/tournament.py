@@ -13,7 +13,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .base import UTCDateTime, db, utcnow
 
-ROLES = ("director", "co-director", "table-guide")
+ROLES = ("director", "co-director", "table-guide", "scorer")
 
 
 class Tournament(db.Model):
@@ -76,7 +76,8 @@ class TournamentStaff(db.Model):
     __tablename__ = "tournament_staff"
     __table_args__ = (
         UniqueConstraint("tournament_id", "user_id"),
-        CheckConstraint("role IN ('director', 'co-director', 'table-guide')", name="role"),
+        CheckConstraint("role IN ('director', 'co-director', 'table-guide', 'scorer')",
+                        name="role"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -111,7 +111,7 @@ def set_password(invitation: StaffInvitation, password: str) -> User:
         TournamentStaff.user_id == invitation.user_id)) if account is not None else None
     issuer = db.session.get(User, invitation.created_by_id) if invitation.created_by_id \
         else None
-    if invitation.purpose != "reset" or role not in ("co-director", "table-guide") \
+    if invitation.purpose != "reset" or role not in ("co-director", "table-guide", "scorer") \
             or not may_reset_password(issuer, account):
         raise InvitationError(None, "This link can no longer change that password. Ask "
                                     "the director for a new one.")

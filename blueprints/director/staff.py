@@ -23,7 +23,7 @@ from .common import (
 
 # The one place a role gets its words: the staff form, the staff list, home and overview.
 STAFF_ROLES = {"director": "Director", "co-director": "Co-director",
-               "table-guide": "Table guide"}
+               "table-guide": "Table guide", "scorer": "Scorer (front desk)"}
 
 
 @write

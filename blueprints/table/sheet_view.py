@@ -305,6 +305,11 @@ class SheetView:
         return self.state == SheetState.OPEN
 
     @property
+    def on_paper(self) -> bool:
+        """The director has this table score the round on paper (the front desk keys it)."""
+        return bool(self.sheet and self.sheet.on_paper)
+
+    @property
     def all_initialled(self) -> bool:
         return all(seat in self.signoffs for seat in self.seats)
 

@@ -61,6 +61,8 @@ from tournament.scoring import Game, check_after_time_called, signer
 from .sheet_view import seats_of
 
 LOCKED = "This sheet was submitted; it is locked."
+ON_PAPER = ("This round is scored on paper: write the games on the paper sheet and hand "
+            "it to the front desk. Nothing was saved here.")
 
 
 class SheetError(Refused):
@@ -159,6 +161,9 @@ def begin_write(sheet: Scoresheet, version: int | None, key: str | None, *,
         sheet = db.session.get(Scoresheet, sheet_id, populate_existing=True)
     if locked and sheet.state != SheetState.OPEN:
         raise SheetError("sheet", locked, status=409)
+    # The table's own writes (those with `locked`) wait while the round is on paper.
+    if locked and sheet.on_paper:
+        raise SheetError("sheet", ON_PAPER, status=409)
     return sheet
 
 

@@ -127,8 +127,9 @@ def entry(code, number):
     """Enter the next game (or, with g=, correct an entered one)."""
     table, rnd = g.table, g.round
     view = sheet_view(table, rnd)
-    if not view.is_open:
-        flash("This sheet was submitted. Only the director can change it now.")
+    if not view.is_open or view.on_paper:
+        flash(sheet_writes.ON_PAPER if view.is_open else
+              "This sheet was submitted. Only the director can change it now.")
         return redirect(link("table.page", table, rnd.number), code=303)
     game_no = query_int("g")
     form = GameDefaults()
@@ -267,6 +268,10 @@ def time_called(code, number):
 @table_round
 def review(code, number):
     """The round review: every game, each player's total, initials, submit."""
+    sheet = sheets.sheet_for(g.round, g.table)
+    if sheet is not None and sheet.on_paper:
+        flash(sheet_writes.ON_PAPER)
+        return redirect(link("table.page", g.table, g.round.number), code=303)
     return review_page(g.table, g.round)
 
 

@@ -46,12 +46,15 @@ function alertNewCalls(){var ids=callIds(),fresh=[];ids.forEach(function(id){if(
 announce("queue",fresh.map(function(id){var title=document.getElementById("call-"+id+"-title");return"New call: "+(title?title.textContent:"a table");}).join(". "));var button=document.getElementById("enable-sound");if(button){button.dataset.alerts=String(Number(button.dataset.alerts||0)+1);}
 if(sound){sound.currentTime=0;var played=sound.play();if(played&&played.catch){played.catch(function(){});}
 if(navigator.vibrate){navigator.vibrate([300,150,300]);}}}
+function showSound(){document.querySelectorAll("[data-bar-sound]").forEach(function(el){var wanted=sound?"Sound on":"Sound is off";if(el.textContent!==wanted){el.textContent=wanted;}
+el.classList.toggle("is-on",Boolean(sound));});}
 function setUpSound(){var button=document.getElementById("enable-sound");if(!button){return;}
-known=callIds();button.hidden=false;button.addEventListener("click",function(){if(sound){sound=null;button.classList.remove("is-on");button.textContent="Enable sound";return;}
+known=callIds();button.hidden=false;button.addEventListener("click",function(){if(sound){sound=null;button.classList.remove("is-on");button.textContent="Enable sound";showSound();return;}
 sound=new Audio(button.dataset.sound);sound.preload="auto";var played=sound.play();if(played&&played.catch){played.catch(function(){});}
 if(navigator.vibrate){navigator.vibrate(100);}
-button.classList.add("is-on");button.textContent="Sound on (tap to mute)";});}
+button.classList.add("is-on");button.textContent="Sound on (tap to mute)";showSound();});}
 document.addEventListener("htmx:afterSettle",function(event){var settled=event.target;if(settled&&settled.id==="queue"){alertNewCalls();}
+if(settled&&settled.id==="director-bar"){showSound();}
 if(settled&&settled.id==="table-call"){announce("table-call",settled.dataset.announce);}
 tick();});function fitBar(){var bar=document.querySelector(".call-bar");if(!bar){return;}
 var measure=function(){document.documentElement.style.setProperty("--call-bar-height",Math.ceil(bar.getBoundingClientRect().height)+"px");};measure();if(window.ResizeObserver){new ResizeObserver(measure).observe(bar);}

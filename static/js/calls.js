@@ -126,6 +126,15 @@
     }
   }
 
+  // The director's bar says whether a new call will ring on this page.
+  function showSound() {
+    document.querySelectorAll("[data-bar-sound]").forEach(function (el) {
+      var wanted = sound ? "Sound on" : "Sound is off";
+      if (el.textContent !== wanted) { el.textContent = wanted; }
+      el.classList.toggle("is-on", Boolean(sound));
+    });
+  }
+
   function setUpSound() {
     var button = document.getElementById("enable-sound");
     if (!button) { return; }
@@ -136,6 +145,7 @@
         sound = null;
         button.classList.remove("is-on");
         button.textContent = "Enable sound";
+        showSound();
         return;
       }
       sound = new Audio(button.dataset.sound);
@@ -146,6 +156,7 @@
       if (navigator.vibrate) { navigator.vibrate(100); }
       button.classList.add("is-on");
       button.textContent = "Sound on (tap to mute)";
+      showSound();
     });
   }
 
@@ -154,6 +165,7 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     var settled = event.target;
     if (settled && settled.id === "queue") { alertNewCalls(); }
+    if (settled && settled.id === "director-bar") { showSound(); }
     if (settled && settled.id === "table-call") {
       announce("table-call", settled.dataset.announce);
     }

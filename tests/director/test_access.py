@@ -17,7 +17,7 @@ def director_urls(app, tournament):
         db.select(TournamentStaff).where(TournamentStaff.tournament_id == tournament.id)
     ).first()
     values = {"tournament_id": tournament.id, "player_id": player.id, "number": 1,
-              "staff_id": staff.id}
+              "staff_id": staff.id, "round_no": 1, "table_no": 1}
     urls = []
     for rule in app.url_map.iter_rules():
         if not rule.endpoint.startswith("director.") or "tournament_id" not in rule.arguments:

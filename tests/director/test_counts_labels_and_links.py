@@ -50,7 +50,7 @@ def test_staff_form_and_list_use_the_same_role_labels(client, tournament, guide)
     body = client.get(f"/director/t/{tournament.id}/staff").get_data(as_text=True)
     options = dict(re.findall(r'<option[^>]*value="([^"]+)"[^>]*>([^<]+)</option>', body))
     assert options == {"director": "Director", "co-director": "Co-director",
-                       "table-guide": "Table guide"}
+                       "table-guide": "Table guide", "scorer": "Scorer (front desk)"}
     assert "Gail Guide</strong> · Table guide" in body
     assert "Co director" not in body
 
