@@ -243,10 +243,12 @@ def schedule(
             by_table = imported_plan(tournament, number, subs) or {}
         else:
             by_table = planned_seating(initial, number, subs)
+        # .get: an imported seating may name a table or a player no longer here
         out.append((PlannedRound(number, rows.get(number)), [
             (tables_by_number[table_number],
-             {s: players[seats[s]] for s in SEATS if s in seats})
-            for table_number, seats in sorted(by_table.items())]))
+             {s: players[seats[s]] for s in SEATS if seats.get(s) in players})
+            for table_number, seats in sorted(by_table.items())
+            if table_number in tables_by_number]))
     return out
 
 
