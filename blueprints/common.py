@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from datetime import datetime
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
 from flask import (
@@ -68,6 +68,20 @@ def unstorable(text: str | None, lines: bool = False) -> bool:
     as typed where the field has several lines."""
     allowed = "\r\n\t" if lines else ""
     return any(unicodedata.category(ch) == "Cc" and ch not in allowed for ch in text or "")
+
+
+def same_site_path(value: str | None) -> str | None:
+    """`value` when it is a path on this site that a Location header can carry, else None:
+    for the pages a form comes back to (`back=`, `next=`), checked before the write, since
+    a redirect that fails after the commit invites a retry that does it twice."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value \
+            or len(value) > 2000:
+        return None
+    # no control characters (a header cannot hold CR or LF), no spaces or format marks
+    if any(unicodedata.category(ch)[0] in "CZ" for ch in value):
+        return None
+    parts = urlsplit(value)
+    return value if not parts.scheme and not parts.netloc else None
 
 
 def new_request_key() -> str:
