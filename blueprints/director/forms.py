@@ -23,7 +23,6 @@ from wtforms.validators import (
     Length,
     NumberRange,
     Optional,
-    ValidationError,
 )
 
 from blueprints.director.staff import STAFF_ROLES
@@ -42,6 +41,10 @@ class WholeNumberField(IntegerField):
     """An IntegerField whose error, when the text is not a number, is in plain words."""
 
     def process_formdata(self, valuelist):
+        if valuelist and not valuelist[0].strip():
+            # Spaces are no answer: InputRequired and Optional read raw_data, and would
+            # otherwise take them for one and pass None on.
+            self.raw_data = []
         if valuelist and valuelist[0].strip():
             text = valuelist[0].strip()
             try:
@@ -95,9 +98,15 @@ class TournamentForm(FlaskForm):
     mini_first = WholeNumberField("Mini tournament: first round", validators=[Optional()])
     mini_last = WholeNumberField("Mini tournament: last round", validators=[Optional()])
 
-    def validate_mini_last(self, field):
-        if self.mini.data and (self.mini_first.data is None) != (field.data is None):
-            raise ValidationError("Enter both the first and the last round, or neither.")
+    def validate(self, extra_validators=None):
+        # Not validate_mini_last: Optional() stops a field's chain, inline checks included,
+        # when the box is empty, and an empty last round is what this is about.
+        valid = super().validate(extra_validators)
+        if self.mini.data and (self.mini_first.data is None) != (self.mini_last.data is None):
+            self.mini_last.errors = [*self.mini_last.errors,
+                                     "Enter both the first and the last round, or neither."]
+            return False
+        return valid
 
     def mini_range(self, preset_key: str) -> tuple[int, int] | None:
         if not self.mini.data:
