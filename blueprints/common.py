@@ -19,10 +19,12 @@ from flask import (
     url_for,
 )
 from flask_login import current_user
+from flask_wtf import FlaskForm
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from wtforms.validators import ValidationError
 
+from core.words import unshowable
 from extensions import htmx
 from models.password_policy import password_problem
 
@@ -63,11 +65,32 @@ def chosen_password(form, field) -> None:
 
 
 def unstorable(text: str | None, lines: bool = False) -> bool:
-    """Whether typed text holds a control character nobody means to type (a NUL byte from
-    a pasted spreadsheet, which PostgreSQL refuses to store); line breaks and tabs count
-    as typed where the field has several lines."""
-    allowed = "\r\n\t" if lines else ""
-    return any(unicodedata.category(ch) == "Cc" and ch not in allowed for ch in text or "")
+    """core.words.unshowable: a character nobody means to type."""
+    return unshowable(text, lines)
+
+
+UNSHOWABLE = ("This has a character in it that cannot be stored or shown (an invisible mark or a "
+              "control character, perhaps from pasted text); please type it again.")
+# Fields whose text is never stored or shown: a password is hashed as typed.
+_UNCHECKED = ("PasswordField", "FileField", "MultipleFileField", "CSRFTokenField")
+
+
+class Form(FlaskForm):
+    """Every form's base: text nobody means to type is refused at its field, in every
+    field and every key a form carries, before any view reads it (so no database, SQLite
+    or PostgreSQL, is ever handed a NUL byte, and no page shows a reversed name)."""
+
+    def validate(self, extra_validators=None):
+        valid = super().validate(extra_validators)
+        for field in self:
+            if field.type in _UNCHECKED:
+                continue
+            values = field.data if isinstance(field.data, list | tuple) else [field.data]
+            lines = field.type == "TextAreaField"
+            if any(isinstance(v, str) and unshowable(v, lines) for v in values):
+                field.errors = [*field.errors, UNSHOWABLE]
+                valid = False
+        return valid
 
 
 def same_site_path(value: str | None) -> str | None:

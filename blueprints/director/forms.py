@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
@@ -25,6 +24,7 @@ from wtforms.validators import (
     Optional,
 )
 
+from blueprints.common import Form
 from blueprints.director.staff import STAFF_ROLES
 from core.words import MOVEMENT_WORDS
 from tournament.rules import PRESETS, RULE_FIELDS
@@ -73,7 +73,7 @@ def preset_choices():
     return options((key, rules.name) for key, rules in PRESETS.items())
 
 
-class TournamentForm(FlaskForm):
+class TournamentForm(Form):
     name = StringField("Name", validators=[
         DataRequired("Please give the tournament a name."),
         Length(max=120, message="Keep the name under 120 characters.")])
@@ -133,14 +133,14 @@ class EditTournamentForm(TournamentForm):
         Length(max=200, message="Keep the address under 200 characters.")])
 
 
-class PublicUrlForm(FlaskForm):
+class PublicUrlForm(Form):
     """The address phones reach this site on (checked by core.addresses.clean_public_url)."""
 
     public_url = StringField("Public address for QR codes and cards", validators=[
         Length(max=200, message="Keep the address under 200 characters.")])
 
 
-class PresetForm(FlaskForm):
+class PresetForm(Form):
     preset = SelectField("Start again from the rule set", choices=preset_choices())
 
 
@@ -169,7 +169,7 @@ def rules_form_class():
             attrs[rule.name] = SelectField(
                 rule.label, choices=options((NONE_CHOICE if value is None else value, text)
                                             for value, text in rule.choices))
-    return type("RulesForm", (FlaskForm,), attrs)
+    return type("RulesForm", (Form,), attrs)
 
 
 def rules_form(rules: dict, formdata=None):
@@ -205,7 +205,7 @@ def rules_changes(form) -> dict:
     return changes
 
 
-class PlayerForm(FlaskForm):
+class PlayerForm(Form):
     number = WholeNumberField("Number", validators=[
         Optional(), NumberRange(1, 100000, "The number must be 1 or more.")])
     name = StringField("Name", validators=[
@@ -217,12 +217,12 @@ class PlayerForm(FlaskForm):
         Length(max=280, message="Keep the reason under 280 characters.")])
 
 
-class SubstitutesForm(FlaskForm):
+class SubstitutesForm(Form):
     names = TextAreaField("Substitutes' names, one a line", validators=[
         Length(max=2000, message="That is too long.")])
 
 
-class WithdrawForm(FlaskForm):
+class WithdrawForm(Form):
     from_round = WholeNumberField("Leaves from round", validators=[
         InputRequired("Please say from which round the player leaves.")])
     # Checked when saved (players.withdraw_player: a free substitute of this tournament),
@@ -232,40 +232,40 @@ class WithdrawForm(FlaskForm):
         Length(max=120, message="Keep the name under 120 characters.")])
 
 
-class ImportForm(FlaskForm):
+class ImportForm(Form):
     file = FileField("CSV file")
     text = TextAreaField("…or paste the lines here", render_kw={"rows": 6}, validators=[
         Length(max=200_000, message="That is too long for one import.")])
     confirm = HiddenField()
 
 
-class SeatingForm(FlaskForm):
+class SeatingForm(Form):
     method = SelectField("How to seat round 1", choices=options([
         ("draw", "Random draw"), ("number", "By player number")]))
     seed = WholeNumberField("Draw number (seed)", validators=[
         Optional(), NumberRange(0, 999_999_999, "The draw number must be 0 or more.")])
 
 
-class MovementForm(FlaskForm):
+class MovementForm(Form):
     movement = SelectField("How players move after each round", choices=options([
         ("east_stays", MOVEMENT_WORDS["east_stays"]),
         ("imported", "The organiser's own seating for every round (import a CSV)")]))
 
 
-class SeatingImportForm(FlaskForm):
+class SeatingImportForm(Form):
     file = FileField("CSV file: round, table, seat, player number")
     text = TextAreaField("…or paste the lines here", render_kw={"rows": 6}, validators=[
         Length(max=200_000, message="That is too long for one import.")])
 
 
-class SwapForm(FlaskForm):
+class SwapForm(Form):
     first = WholeNumberField("First player's number", validators=[
         InputRequired("Please enter a player number.")])
     second = WholeNumberField("Second player's number", validators=[
         InputRequired("Please enter a player number.")])
 
 
-class StaffForm(FlaskForm):
+class StaffForm(Form):
     email = EmailField("Email", validators=[
         DataRequired("Please enter their email address."),
         Email("That does not look like an email address."),
@@ -273,5 +273,5 @@ class StaffForm(FlaskForm):
     role = SelectField("Role", choices=options(STAFF_ROLES.items()))
 
 
-class ConfirmForm(FlaskForm):
+class ConfirmForm(Form):
     """A button that only needs the CSRF token."""

@@ -6,10 +6,10 @@ from __future__ import annotations
 import csv
 import io
 import re
-import unicodedata
 
 from sqlalchemy import select
 
+from core.words import unshowable
 from core.writes import write
 from models import (
     CompetitionEntry,
@@ -172,7 +172,7 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
                                      f"{existing[item.number]}.")
         if not item.name:
             item.problems.append("The name is empty.")
-        elif any(unicodedata.category(ch) == "Cc" for ch in item.name):
+        elif unshowable(item.name):
             item.problems.append("The name has characters in it that cannot be shown.")
         elif len(item.name) > 120:
             item.problems.append("The name is longer than 120 characters.")

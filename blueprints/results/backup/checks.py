@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from datetime import date, datetime
 
 from sqlalchemy import select
 
 from core.addresses import PUBLIC_URL_MAX, clean_public_url
 from core.errors import Refused
-from core.words import SEATS, CallState, SheetState
+from core.words import SEATS, CallState, SheetState, unshowable
 from models import (
     Table,
     db,
@@ -109,8 +108,7 @@ def _text(value, what: str, limit: int, *, required: bool = False,
     if not isinstance(value, str) or len(value) > limit or (required and not value.strip()):
         raise BackupError(f"{what} in this backup must be some text of at most {limit} "
                           "characters.")
-    allowed = "\r\n\t" if lines else ""
-    if any(unicodedata.category(ch) == "Cc" and ch not in allowed for ch in value):
+    if unshowable(value, lines):
         raise BackupError(f"{what} in this backup has characters that cannot be shown.")
     return value
 
