@@ -69,7 +69,7 @@ def unstorable(text: str | None, lines: bool = False) -> bool:
     return unshowable(text, lines)
 
 
-UNSHOWABLE = ("This has a character in it that cannot be stored or shown (an invisible mark or a "
+UNSHOWABLE = ("This has a character in it that cannot be shown or stored (an invisible mark or a "
               "control character, perhaps from pasted text); please type it again.")
 # Fields whose text is never stored or shown: a password is hashed as typed.
 _UNCHECKED = ("PasswordField", "FileField", "MultipleFileField", "CSRFTokenField")

@@ -27,11 +27,13 @@ class TooManyAttempts(TooMany):
             "password.", retry_after=current_app.config["LOGIN_COOLDOWN_SECONDS"])
 
 
-def create_user(email: str, name: str, password: str | None = None) -> tuple[User, str]:
+def create_user(email: str, name: str, password: str | None = None, *,
+                may_create_tournaments: bool = False) -> tuple[User, str]:
     """Create an account; returns it and its password (generated when none is given).
     Raises WeakPassword for a given password the policy refuses."""
     password = secrets.token_urlsafe(12) if password is None else password
-    user = User(email=email.strip().lower(), name=name.strip() or email.split("@")[0])
+    user = User(email=email.strip().lower(), name=name.strip() or email.split("@")[0],
+                may_create_tournaments=may_create_tournaments)
     user.set_password(password)
     db.session.add(user)
     return user, password

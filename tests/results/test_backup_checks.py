@@ -162,7 +162,7 @@ def test_a_deeply_nested_or_huge_backup_is_refused_through_the_page(app, client,
 
 
 def test_a_whole_hostile_backup_through_the_page_changes_nothing(app, client, exported):
-    make_tournament(make_user(), players=4, code="HOME26")
+    make_tournament(make_user(may_create_tournaments=True), players=4, code="HOME26")
     sign_in(client)
     exported["tournament"]["rounds"] = 1_000_000_000
     page = client.post("/results/import",

@@ -57,7 +57,7 @@ def test_no_post_anywhere_stores_or_breaks_on_unstorable_text(app, client, tourn
 def test_a_name_with_an_invisible_mark_is_refused_at_the_field(client, tournament, name):
     response = client.post(f"/director/t/{tournament.id}/players", data={"name": name})
     assert response.status_code == 422
-    assert "cannot be stored or shown" in response.get_data(as_text=True)
+    assert "cannot be shown or stored" in response.get_data(as_text=True)
     assert db.session.scalar(select(func.count()).select_from(Player)) == 32
 
 
