@@ -232,10 +232,17 @@ class WithdrawForm(Form):
         Length(max=120, message="Keep the name under 120 characters.")])
 
 
+def without_bom(text: str | None) -> str | None:
+    """A pasted list without the byte-order mark some spreadsheets copy before it (an
+    invisible character every form refuses elsewhere)."""
+    return text.removeprefix("\ufeff") if text else text
+
+
 class ImportForm(Form):
     file = FileField("CSV file")
-    text = TextAreaField("…or paste the lines here", render_kw={"rows": 6}, validators=[
-        Length(max=200_000, message="That is too long for one import.")])
+    text = TextAreaField("…or paste the lines here", render_kw={"rows": 6},
+                         filters=[without_bom], validators=[
+                             Length(max=200_000, message="That is too long for one import.")])
     confirm = HiddenField()
 
 
@@ -254,8 +261,9 @@ class MovementForm(Form):
 
 class SeatingImportForm(Form):
     file = FileField("CSV file: round, table, seat, player number")
-    text = TextAreaField("…or paste the lines here", render_kw={"rows": 6}, validators=[
-        Length(max=200_000, message="That is too long for one import.")])
+    text = TextAreaField("…or paste the lines here", render_kw={"rows": 6},
+                         filters=[without_bom], validators=[
+                             Length(max=200_000, message="That is too long for one import.")])
 
 
 class SwapForm(Form):

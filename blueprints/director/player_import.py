@@ -79,12 +79,26 @@ SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
 JOINED = re.compile(r"\s*[0-9]{1,9}\s*([;\t])")
 
 
+# The separator is read from this much of the file: the csv module's Sniffer takes time
+# that grows with the square of its sample (16 KB of ',"' took 3 s), and the first lines
+# of a list of players say all there is to say.
+SNIFF_LINES, SNIFF_CHARS = 20, 2048
+
+
+def csv_text(text: str) -> str:
+    """An import's text as the csv module reads it: without the byte-order mark a pasted
+    list may start with, every line ending (CR LF, or CR alone from older spreadsheets
+    and Macs) made LF."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def csv_separator(text: str) -> str:
     """The column separator of an import file: commas, or semicolons (what a spreadsheet
     saves "CSV" as where the decimal point is a comma), or tabs (lines pasted from a
     spreadsheet). Read from the first lines; commas when the file does not say."""
 
-    sample = text[:16384]
+    text = csv_text(text)
+    sample = "\n".join(text[:SNIFF_CHARS * 8].split("\n")[:SNIFF_LINES])[:SNIFF_CHARS]
     if len(text) > len(sample) and "\n" in sample:
         sample = sample[:sample.rindex("\n")]      # whole lines only
     try:
@@ -99,10 +113,10 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
     saved."""
 
     preview = ImportPreview()
+    text = csv_text(text)
     separator = csv_separator(text)
     try:
-        lines = [row for row in csv.reader(io.StringIO(text.replace("\r\n", "\n")),
-                                           delimiter=separator)]
+        lines = [row for row in csv.reader(io.StringIO(text), delimiter=separator)]
     except csv.Error:
         # The csv module refuses a field over 131,072 characters (and NUL bytes in some
         # Python versions): no list of players has one.

@@ -38,7 +38,7 @@ from .common import (
     audit,
     played_refusal,
 )
-from .player_import import csv_separator
+from .player_import import csv_separator, csv_text
 
 
 @write
@@ -115,6 +115,7 @@ def import_seating(tournament: Tournament, user: User, text: str) -> SeatingImpo
         raise SetupError("text",
                          "Choose the organiser's own seating as the movement first.")
     played_refusal(tournament, "the seating can no longer be imported", "text")
+    text = csv_text(text)
     rows = list(csv.reader(io.StringIO(text), delimiter=csv_separator(text)))
     players = {p.number: p for p in tournament.players if p.withdrawn_from_round is None}
     plan, problems = read_imported_seating(rows, tournament.rounds, set(players))
