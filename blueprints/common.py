@@ -23,6 +23,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from wtforms.validators import ValidationError
+from wtforms.widgets import HiddenInput
 
 from core.words import unshowable
 from extensions import htmx
@@ -91,6 +92,14 @@ class Form(FlaskForm):
                 field.errors = [*field.errors, UNSHOWABLE]
                 valid = False
         return valid
+
+    def hidden_tag(self, *fields):
+        """The form's hidden fields, as Flask-WTF draws them but without ids: a page with
+        several forms (a card per table) would repeat id="csrf_token", and nothing refers
+        to a hidden input by its id."""
+        chosen = [getattr(self, f) if isinstance(f, str) else f for f in fields] or [
+            f for f in self if isinstance(f.widget, HiddenInput)]
+        return Markup("\n".join(str(f(id=False)) for f in chosen))
 
 
 def same_site_path(value: str | None) -> str | None:
