@@ -26,6 +26,7 @@ from .common import (
     mini_competition,
     players_changed,
 )
+from .players import mini_entry_closed
 
 YES = {"yes", "y", "1", "true", "x", "ja", "oui", "si"}
 NO = {"no", "n", "0", "false", ""}
@@ -150,6 +151,7 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
         return preview
     preview.has_mini = "mini" in columns
     comp = mini_competition(tournament)
+    closed = mini_entry_closed(tournament) if comp is not None else ""
     existing = {number: name for number, name in db.session.execute(
         select(Player.number, Player.name).where(Player.tournament_id == tournament.id))}
 
@@ -202,6 +204,12 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
         if item.mini and comp is None:
             item.problems.append("This tournament has no mini tournament; add it on the "
                                  "tournament's details page first.")
+        elif item.mini and closed:
+            # The player's own page asks for the override and audits it; a file has no
+            # place to write one for each player.
+            item.problems.append(f"{closed.split('. ')[0]}. Import this player without "
+                                 "mini entry, then opt them in on their own page with the "
+                                 "reason for your override.")
         preview.rows.append(item)
     return preview
 
