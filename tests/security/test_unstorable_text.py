@@ -66,3 +66,28 @@ def test_real_names_still_save(client, tournament, name):
     response = client.post(f"/director/t/{tournament.id}/players", data={"name": name})
     assert response.status_code in (200, 302, 303)
     assert db.session.scalar(select(Player).where(Player.name == name)) is not None
+
+
+@pytest.mark.parametrize("mark", ["\u202e", "\u200b", "\x00"])
+def test_an_uploaded_players_file_with_an_invisible_mark_is_refused_at_its_line(
+        client, tournament, mark):
+    import io
+
+    response = client.post(f"/director/t/{tournament.id}/players/import",
+                           data={"file": (io.BytesIO(f"90,Ann{mark}Lee\n".encode()), "p.csv")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "cannot be shown" in response.get_data(as_text=True)
+    assert db.session.scalar(select(func.count()).select_from(Player)) == 32
+
+
+def test_a_backup_with_a_reversed_name_is_refused(director):
+    from blueprints.results import backup
+    from tests.conftest import make_tournament, make_user
+    from tests.results.test_backup import wipe
+
+    data = backup.export_tournament(make_tournament(director, players=8, code="BIDI26"))
+    wipe()
+    data["players"][0]["name"] = "Ann\u202eeeL"
+    with pytest.raises(backup.BackupError, match="cannot be shown"):
+        backup.import_tournament(data, make_user())
