@@ -16,7 +16,11 @@ def guide_client(app, client, director):
     tournament = make_tournament(director, players=8, rounds=2, code="GUIDE1")
     from blueprints.calls import table_calls
 
+    from tests.director.conftest import enter_a_game
+
     table_calls.place_call(tournament.tables[0], "", "")  # so the call pages have a call
+    sheet = enter_a_game(tournament)                       # and a sheet has a game
+    sheet.state = "submitted"
     db.session.commit()
     gail = make_user("gail@example.com", "Gail Guide", "guide password")
     db.session.add(TournamentStaff(tournament_id=tournament.id, user_id=gail.id,
