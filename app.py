@@ -37,6 +37,9 @@ from werkzeug.security import safe_join
 from core import reads, rows
 from extensions import compress, csrf, db, htmx, login_manager, migrate
 
+# What static/ serves: the pages' styles, scripts, images, sounds and fonts.
+STATIC_KINDS = frozenset(("css", "js", "png", "svg", "ico", "wav", "mp3", "woff2"))
+
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "media-src 'self'; connect-src 'self'; font-src 'self'; object-src 'none'; "
@@ -178,6 +181,9 @@ class MahjTable(Flask):
 
     def send_static_file(self, filename: str):
         kind = filename.rsplit(".", 1)[-1]
+        # Assets only: a script, a note or a stray file put in static/ is never served.
+        if kind not in STATIC_KINDS:
+            abort(404)
         if kind not in ("css", "js") or filename.startswith("vendor/"):
             return super().send_static_file(filename)
         built = filename.startswith("bundle/")

@@ -28,6 +28,7 @@ DEMO_EMAIL = "director@demo.mahjtable"
 def register(app: Flask) -> None:
     app.cli.add_command(create_director)
     app.cli.add_command(set_password)
+    app.cli.add_command(may_create_tournaments)
     app.cli.add_command(demo)
 
 
@@ -44,11 +45,27 @@ def create_director(email, name, password, generate):
     if password is None and not generate:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     try:
-        user, password = create_user(email, name, password)
+        user, password = create_user(email, name, password, may_create_tournaments=True)
     except WeakPassword as problem:
         raise click.ClickException(str(problem)) from None
     db.session.commit()
     click.echo(f"Created {user.email}" + (f" with password {password}" if generate else ""))
+
+
+@click.command("may-create-tournaments")
+@click.argument("email")
+@click.option("--revoke", is_flag=True, help="Take the right away instead.")
+def may_create_tournaments(email, revoke):
+    """Let an account create tournaments and import backups (or, with --revoke, no longer).
+    Accounts made by create-director have it; staff who joined by invitation do not."""
+    user = db.session.scalar(select(User).where(User.email == email.strip().lower()))
+    if user is None:
+        raise click.ClickException(f"No account for {email}.")
+    user.may_create_tournaments = not revoke
+    db.session.commit()
+    click.echo(f"{user.email} may {'no longer ' if revoke else ''}create tournaments and "
+               "import backups" + (" (the tournaments it directs stay its own)." if revoke
+                                   else "."))
 
 
 @click.command("set-password")
@@ -93,7 +110,8 @@ def demo():
     # The demo loads whole or not at all.
     with unit():
         if director is None:
-            director, password = create_user(DEMO_EMAIL, "Demo Director")
+            director, password = create_user(DEMO_EMAIL, "Demo Director",
+                                             may_create_tournaments=True)
         tournament = create_tournament(
             director, name="Demo Spring Classic", preset="tnt", rounds=3, venue="Ballroom A",
             code="DEMO26", starts_on=date.today(),

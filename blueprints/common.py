@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from datetime import datetime
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
 from flask import (
@@ -19,11 +19,13 @@ from flask import (
     url_for,
 )
 from flask_login import current_user
+from flask_wtf import FlaskForm
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from wtforms.validators import ValidationError
+from wtforms.widgets import HiddenInput
 
-from core.words import screen_name
+from core.words import screen_name, unshowable
 from extensions import htmx
 from models.password_policy import password_problem
 
@@ -64,11 +66,54 @@ def chosen_password(form, field) -> None:
 
 
 def unstorable(text: str | None, lines: bool = False) -> bool:
-    """Whether typed text holds a control character nobody means to type (a NUL byte from
-    a pasted spreadsheet, which PostgreSQL refuses to store); line breaks and tabs count
-    as typed where the field has several lines."""
-    allowed = "\r\n\t" if lines else ""
-    return any(unicodedata.category(ch) == "Cc" and ch not in allowed for ch in text or "")
+    """core.words.unshowable: a character nobody means to type."""
+    return unshowable(text, lines)
+
+
+UNSHOWABLE = ("This has a character in it that cannot be shown or stored (an invisible mark or a "
+              "control character, perhaps from pasted text); please type it again.")
+# Fields whose text is never stored or shown: a password is hashed as typed.
+_UNCHECKED = ("PasswordField", "FileField", "MultipleFileField", "CSRFTokenField")
+
+
+class Form(FlaskForm):
+    """Every form's base: text nobody means to type is refused at its field, in every
+    field and every key a form carries, before any view reads it (so no database, SQLite
+    or PostgreSQL, is ever handed a NUL byte, and no page shows a reversed name)."""
+
+    def validate(self, extra_validators=None):
+        valid = super().validate(extra_validators)
+        for field in self:
+            if field.type in _UNCHECKED:
+                continue
+            values = field.data if isinstance(field.data, list | tuple) else [field.data]
+            lines = field.type == "TextAreaField"
+            if any(isinstance(v, str) and unshowable(v, lines) for v in values):
+                field.errors = [*field.errors, UNSHOWABLE]
+                valid = False
+        return valid
+
+    def hidden_tag(self, *fields):
+        """The form's hidden fields, as Flask-WTF draws them but without ids: a page with
+        several forms (a card per table) would repeat id="csrf_token", and nothing refers
+        to a hidden input by its id."""
+        chosen = [getattr(self, f) if isinstance(f, str) else f for f in fields] or [
+            f for f in self if isinstance(f.widget, HiddenInput)]
+        return Markup("\n".join(str(f(id=False)) for f in chosen))
+
+
+def same_site_path(value: str | None) -> str | None:
+    """`value` when it is a path on this site that a Location header can carry, else None:
+    for the pages a form comes back to (`back=`, `next=`), checked before the write, since
+    a redirect that fails after the commit invites a retry that does it twice."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value \
+            or len(value) > 2000:
+        return None
+    # no control characters (a header cannot hold CR or LF), no spaces or format marks
+    if any(unicodedata.category(ch)[0] in "CZ" for ch in value):
+        return None
+    parts = urlsplit(value)
+    return value if not parts.scheme and not parts.netloc else None
 
 
 def new_request_key() -> str:

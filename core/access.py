@@ -23,6 +23,20 @@ DESK = ("director", "co-director", "scorer")
 # Printed score sheets hold names and seats only: any staff may print them.
 PRINT = (*ANY_STAFF, "scorer")
 
+# Creating a tournament (or importing one from a backup) is the site operator's to grant:
+# on a hosted site any account can be signed in, a table guide's included.
+CREATE_REFUSED = ("This account may not create tournaments or import backups on this site. "
+                  "Ask the site's operator to allow it (on the server: flask --app app "
+                  "may-create-tournaments EMAIL), or ask a director here to add you to "
+                  "their tournament's staff.")
+
+
+def may_create_tournaments(user=None) -> bool:
+    user = user or current_user
+    return bool(getattr(user, "is_authenticated", False)
+                and getattr(user, "may_create_tournaments", False))
+
+
 def staff_role(tournament: Tournament, user=None) -> str | None:
     user = user or current_user
     if not getattr(user, "is_authenticated", False):

@@ -5,10 +5,10 @@ passes again on import."""
 from __future__ import annotations
 
 import ipaddress
-import unicodedata
 from urllib.parse import urlsplit
 
 from .errors import Refused
+from .words import unshowable
 
 PUBLIC_URL_MAX = 200  # models.Tournament.public_url
 
@@ -29,7 +29,7 @@ def clean_public_url(value: str | None) -> str | None:
     """The address as stored ("http://192.168.1.10:8000", no trailing /), None for empty;
     Refused at "public_url" for anything a phone could not open."""
     value = (value or "").strip()
-    if any(unicodedata.category(ch) == "Cc" for ch in value):
+    if unshowable(value):
         raise Refused("public_url", "The address has characters in it that cannot be shown; "
                                     "please retype it.")
     value = value.rstrip("/")

@@ -86,9 +86,9 @@ class ClockView:
 
 
 def round_clock(rnd) -> RoundClock:
-    return RoundClock(duration_seconds=rnd.duration_seconds, started_at=rnd.started_at,
-                      paused_at=rnd.paused_at, paused_seconds=rnd.paused_seconds,
-                      ended_at=rnd.ended_at)
+    return RoundClock.stored(duration_seconds=rnd.duration_seconds, started_at=rnd.started_at,
+                             paused_at=rnd.paused_at, paused_seconds=rnd.paused_seconds,
+                             ended_at=rnd.ended_at)
 
 
 def _view(tournament_id: int, rnd, now: datetime) -> ClockView | None:

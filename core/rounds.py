@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from core.lookup import movement_of
+from core.words import SEATS
 from models import Round, Seating, Substitution, Table, Tournament, db
 from tournament.movement import seating as movement_seating
 
@@ -92,7 +93,7 @@ def imported_plan(tournament: Tournament, number: int,
                   ) -> dict[int, dict[str, int]] | None:
     """Round `number` of the imported seating as {table: {seat: player id}}, substitutes in
     the seats of players who left; None when the import has no such round."""
-    stored = (tournament.imported_seating or {}).get(str(number))
+    stored = stored_round(tournament.imported_seating, number)
     if not stored:
         return None
     subs = substitutions(tournament) if subs is None else subs
@@ -102,7 +103,26 @@ def imported_plan(tournament: Tournament, number: int,
             sub = subs.get(player_id)
             if sub is not None and number >= sub[1]:
                 player_id = sub[0]
-            plan.setdefault(int(table_number), {})[seat] = player_id
+            plan.setdefault(table_number, {})[seat] = player_id
+    return plan
+
+
+def stored_round(seating, number: int) -> dict[int, dict[str, int]]:
+    """Round `number` of a stored imported seating as {table: {seat: player id}}, keeping
+    only what has the shape the seating import writes: the column is JSON, and a row from
+    a damaged backup or a hand edit must not break every page that reads it."""
+    tables = seating.get(str(number)) if isinstance(seating, dict) else None
+    if not isinstance(tables, dict):
+        return {}
+    plan: dict[int, dict[str, int]] = {}
+    for table_key, seats in tables.items():
+        if not (isinstance(table_key, str) and table_key.isascii() and table_key.isdigit()
+                and len(table_key) <= 6 and isinstance(seats, dict)):
+            continue
+        kept = {seat: pid for seat, pid in seats.items()
+                if seat in SEATS and isinstance(pid, int) and not isinstance(pid, bool)}
+        if kept:
+            plan[int(table_key)] = kept
     return plan
 
 

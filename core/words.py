@@ -4,6 +4,7 @@ who did something (the actor of an audit row)."""
 
 from __future__ import annotations
 
+import unicodedata
 from enum import StrEnum
 
 # The seats in play order, and their names. tournament/ and models/ keep their own copy of
@@ -96,3 +97,23 @@ def screen_name(name: str, letters: int = SCREEN_NAME_LETTERS) -> str:
     if len(words) < 2:
         return name
     return f"{words[0]} {words[-1][0]}."
+
+
+# Format characters a real name may hold: the zero-width non-joiner and joiner, which
+# Persian and Indic scripts (and emoji sequences) need between letters.
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def unshowable(text: str | None, lines: bool = False) -> bool:
+    """Whether typed text holds a character nobody means to type: a control character (a
+    NUL byte from a pasted spreadsheet, which PostgreSQL cannot store), an invisible format
+    mark (U+202E turns what follows around on every page and in every CSV, U+200B makes two
+    names that look the same differ), a lone surrogate or a line separator. Line breaks
+    and tabs count as typed where the field has several lines."""
+    allowed = "\r\n\t" if lines else ""
+    for ch in text or "":
+        category = unicodedata.category(ch)
+        if (category == "Cc" and ch not in allowed) or category in ("Cs", "Zl", "Zp") \
+                or (category == "Cf" and ch not in _JOINERS):
+            return True
+    return False

@@ -134,7 +134,7 @@ class LiveServer:
         from models import db
 
         with self.app_context():
-            create_user(email, name, password)
+            create_user(email, name, password, may_create_tournaments=True)
             db.session.commit()
 
 

@@ -110,6 +110,9 @@ class GameEntry(db.Model):
     # Every player's initials on this game where the rule set has each player sign each game
     # ({"S": "RA", ...}); cleared when the game's scores change.
     seat_initials: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    # When a director last amended (or entered) this game: the director's ruling is final
+    # under every rule set, so from then on only a director changes it.
+    ruled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from flask import current_app, has_app_context
 from flask_login import UserMixin
-from sqlalchemy import Index, String
+from sqlalchemy import Index, String, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -26,6 +26,10 @@ class User(UserMixin, db.Model):
     # Part of the id kept in every session cookie: raising it ends every session of this
     # account at its next request (sign-out, a new password, removal from a staff).
     session_version: Mapped[int] = mapped_column(default=1, server_default="1")
+    # Creating a tournament makes one its director, and importing a backup creates one: on
+    # a hosted site the operator grants this (cli.py), never an invitation to a staff.
+    may_create_tournaments: Mapped[bool] = mapped_column(default=False,
+                                                         server_default=false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     staff: Mapped[list[TournamentStaff]] = relationship(  # noqa: F821

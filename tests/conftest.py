@@ -105,10 +105,13 @@ def client(app):
     return app.test_client()
 
 
-def make_user(email="ann@example.com", name="Ann Director", password="correct horse"):
+def make_user(email="ann@example.com", name="Ann Director", password="correct horse",
+              may_create_tournaments=False):
+    """An account; with `may_create_tournaments`, as create-director makes one."""
     from blueprints.auth.service import create_user
 
-    user, _ = create_user(email, name, password)
+    user, _ = create_user(email, name, password,
+                          may_create_tournaments=may_create_tournaments)
     db.session.commit()
     return user
 
@@ -121,8 +124,8 @@ def sign_in(client, email="ann@example.com", password="correct horse"):
 
 @pytest.fixture
 def director(app, client):
-    """A signed-in director (no tournament yet)."""
-    user = make_user()
+    """A signed-in director (no tournament yet), made as create-director makes one."""
+    user = make_user(may_create_tournaments=True)
     sign_in(client)
     return user
 

@@ -86,6 +86,23 @@ class RoundClock:
         if self.paused_at is not None and self.ended_at is not None:
             raise ClockError("an ended round cannot also be paused")
 
+    @classmethod
+    def stored(cls, duration_seconds: int, started_at: datetime | None = None,
+               paused_at: datetime | None = None, paused_seconds: int = 0,
+               ended_at: datetime | None = None) -> RoundClock:
+        """The clock as stored, read as the nearest state a clock can be in: a round never
+        started is not started (its pause and end dropped), an ended round is not also
+        paused. Only actions make states, but a stored row may come from a damaged file
+        or a hand edit, and every page shows the clock; the next action stores it whole."""
+        if started_at is None:
+            paused_at = ended_at = None
+            paused_seconds = 0
+        if ended_at is not None:
+            paused_at = None
+        return cls(duration_seconds=max(0, duration_seconds or 0), started_at=started_at,
+                   paused_at=paused_at, paused_seconds=max(0, paused_seconds or 0),
+                   ended_at=ended_at)
+
     # ---- what the clock shows ---------------------------------------------------------
 
     def elapsed(self, now: datetime) -> int:

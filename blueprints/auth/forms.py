@@ -1,11 +1,10 @@
-from flask_wtf import FlaskForm
 from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import DataRequired, Email, EqualTo, Length
 
-from blueprints.common import chosen_password
+from blueprints.common import Form, chosen_password
 
 
-class SignInForm(FlaskForm):
+class SignInForm(Form):
     email = EmailField(
         "Email",
         validators=[DataRequired("Please enter your email address."),
@@ -34,7 +33,7 @@ def new_password_fields(label: str = "New password"):
     return password, repeat
 
 
-class JoinForm(FlaskForm):
+class JoinForm(Form):
     """A new staff member names themselves and chooses their own password."""
 
     name = StringField("Your name", validators=[
@@ -44,16 +43,16 @@ class JoinForm(FlaskForm):
     password, repeat = new_password_fields("Choose a password")
 
 
-class NewPasswordForm(FlaskForm):
+class NewPasswordForm(Form):
     password, repeat = new_password_fields()
 
 
-class ChangePasswordForm(FlaskForm):
+class ChangePasswordForm(Form):
     current = PasswordField("Your current password", validators=[
         DataRequired("Please enter your current password."), Length(max=200)],
         render_kw={"autocomplete": "current-password"})
     password, repeat = new_password_fields()
 
 
-class AcceptForm(FlaskForm):
+class AcceptForm(Form):
     """A button that only needs the CSRF token."""

@@ -7,13 +7,11 @@ core.writes unit, with its audit row."""
 
 from __future__ import annotations
 
-import unicodedata
-
 from sqlalchemy import select, update
 
 from core.errors import Refused
 from core.invitations import may_reset_password
-from core.words import staff_actor
+from core.words import staff_actor, unshowable
 from core.writes import write
 from models import StaffInvitation, TournamentStaff, User, db, record, utcnow
 from models.invitation import secret_hash
@@ -47,7 +45,7 @@ def account_for(invitation: StaffInvitation) -> User | None:
 
 def clean_name(name: str) -> str:
     name = (name or "").strip()
-    if any(unicodedata.category(ch) == "Cc" for ch in name):
+    if unshowable(name):
         raise InvitationError("name",
                               "Your name has characters in it that cannot be shown; please "
                               "retype it.")

@@ -27,11 +27,13 @@ class TooManyAttempts(TooMany):
             "password.", retry_after=current_app.config["LOGIN_COOLDOWN_SECONDS"])
 
 
-def create_user(email: str, name: str, password: str | None = None) -> tuple[User, str]:
+def create_user(email: str, name: str, password: str | None = None, *,
+                may_create_tournaments: bool = False) -> tuple[User, str]:
     """Create an account; returns it and its password (generated when none is given).
     Raises WeakPassword for a given password the policy refuses."""
     password = secrets.token_urlsafe(12) if password is None else password
-    user = User(email=email.strip().lower(), name=name.strip() or email.split("@")[0])
+    user = User(email=email.strip().lower(), name=name.strip() or email.split("@")[0],
+                may_create_tournaments=may_create_tournaments)
     user.set_password(password)
     db.session.add(user)
     return user, password
@@ -65,16 +67,9 @@ def authenticate(email: str, password: str, remote_addr: str = "") -> User | Non
     never held off longer than a cool-down; guesses from elsewhere never lock them out.
     `remote_addr` is the client's address as the app sees it (behind TRUST_PROXY, the one
     the proxy added, never a client-supplied X-Forwarded-For entry)."""
-    config = current_app.config
     email = email.strip().lower()
     address = remote_addr[:64]
-    now = utcnow()
-    since = now - timedelta(seconds=config["LOGIN_WINDOW_SECONDS"])
-    cooldown_since = now - timedelta(seconds=config["LOGIN_COOLDOWN_SECONDS"])
-    if _locked(since, cooldown_since, config["LOGIN_ATTEMPTS"],
-               LoginAttempt.email == email, LoginAttempt.remote_addr == address) or \
-            _locked(since, cooldown_since, config["LOGIN_ADDRESS_ATTEMPTS"],
-                    LoginAttempt.remote_addr == address):
+    if not _claim_guess(email, address, utcnow()):
         raise TooManyAttempts()
     user = db.session.scalar(select(User).where(User.email == email))
     if user is None:
@@ -82,10 +77,34 @@ def authenticate(email: str, password: str, remote_addr: str = "") -> User | Non
     elif user.check_password(password):
         _forget_failures(email, address)
         return user
-    # Recorded in its own unit, which commits although the sign-in is refused: the next
-    # guess must find it.
-    _count_failure(email, address, now, since)
+    # The guess was counted as a failure when it was let in; a wrong one leaves it so.
     return None
+
+
+@write
+def _claim_guess(email: str, address: str, now) -> bool:
+    """Whether this address may make one more guess now; if so, the guess is counted as a
+    failure before the password is checked (a right one clears it). The check and the
+    count are one step, taken by one request of an address at a time: otherwise guesses
+    sent together all pass the check before any is counted, and each gets a password
+    check past the limit."""
+    config = current_app.config
+    since = now - timedelta(seconds=config["LOGIN_WINDOW_SECONDS"])
+    cooldown_since = now - timedelta(seconds=config["LOGIN_COOLDOWN_SECONDS"])
+    if db.session.get_bind().dialect.name == "postgresql":
+        # held to the commit: the next guess of this address waits and then sees this one
+        db.session.execute(select(func.pg_advisory_xact_lock(
+            func.hashtext("sign-in " + address))))
+    # On SQLite this write comes first and so takes the database's one write lock (held to
+    # the commit); it also keeps the table to the window.
+    db.session.execute(delete(LoginAttempt).where(LoginAttempt.at < since))
+    if _locked(since, cooldown_since, config["LOGIN_ATTEMPTS"],
+               LoginAttempt.email == email, LoginAttempt.remote_addr == address) or \
+            _locked(since, cooldown_since, config["LOGIN_ADDRESS_ATTEMPTS"],
+                    LoginAttempt.remote_addr == address):
+        return False
+    db.session.add(LoginAttempt(email=email, remote_addr=address, at=now))
+    return True
 
 
 @write
@@ -93,12 +112,6 @@ def _forget_failures(email: str, address: str) -> None:
     # Only this address's failures: a success elsewhere must not reset an attacker's.
     db.session.execute(delete(LoginAttempt).where(LoginAttempt.email == email,
                                                   LoginAttempt.remote_addr == address))
-
-
-@write
-def _count_failure(email: str, address: str, now, since) -> None:
-    db.session.add(LoginAttempt(email=email, remote_addr=address, at=now))
-    db.session.execute(delete(LoginAttempt).where(LoginAttempt.at < since))
 
 
 @write

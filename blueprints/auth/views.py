@@ -1,5 +1,4 @@
 import time
-from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -15,6 +14,7 @@ from flask import (
 from flask_login import current_user, login_required, login_user, logout_user, user_logged_in
 from sqlalchemy.exc import IntegrityError
 
+from blueprints.common import same_site_path
 from core.errors import Conflict, attach
 from extensions import login_manager
 
@@ -30,15 +30,7 @@ login_manager.user_loader(service.load_user)
 
 def _safe_next(target: str | None) -> str:
     # Only same-site paths: never redirect a director to another site after sign-in.
-    # Browsers read a backslash as "/": "/\\evil.example" would mean "//evil.example".
-    if target:
-        normalised = target.replace("\\", "/")
-        parts = urlsplit(normalised)
-        if normalised.startswith("/") and not normalised.startswith("//") \
-                and not parts.scheme and not parts.netloc and not any(
-                    ord(c) < 32 for c in normalised):
-            return normalised
-    return url_for("director.home")
+    return same_site_path(target) or url_for("director.home")
 
 
 @bp.route("/sign-in", methods=["GET", "POST"])

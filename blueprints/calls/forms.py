@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, RadioField, SelectField, TextAreaField
 from wtforms.fields import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
+from blueprints.common import Form
 from core.words import SEAT_NAMES, SEATS
 from models import CALL_REASONS
 
@@ -14,7 +14,7 @@ from .queue import ADJUSTMENT_MAX, RULING_MAX
 from .table_calls import NOTE_MAX
 
 
-class CallForm(FlaskForm):
+class CallForm(Form):
     """One tap calls; the reason and the note are optional."""
 
     reason = RadioField("Reason (optional)", validate_choice=False,
@@ -47,7 +47,7 @@ SEAT_CHOICES = [SelectChoice("", "No change to points")] + [
     SelectChoice(seat, name) for seat, name in SEAT_NAMES.items()]
 
 
-class ResolveForm(FlaskForm):
+class ResolveForm(Form):
     """The ruling in words and, where it changes points, one adjustment on the sheet."""
 
     ruling = TextAreaField(

@@ -120,9 +120,10 @@ def _claim(call: DirectorCall, user: User, role: str | None) -> DirectorCall:
     if call.state not in OPEN_STATES:
         raise closed(call)
     now = utcnow()
-    values = {"state": CallState.CLAIMED}
-    if call.first_claimed_at is None:
-        values["first_claimed_at"] = now
+    # Kept in SQL, not from the row as this request read it: two claims at once both read
+    # "never claimed", and the later one must not overwrite the first's time.
+    values = {"state": CallState.CLAIMED,
+              "first_claimed_at": func.coalesce(DirectorCall.first_claimed_at, now)}
     before = call.state
     if not set_state(call, OPEN_STATES, **values):
         raise closed(call)

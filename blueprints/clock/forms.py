@@ -5,7 +5,6 @@ Every form has its own prefix: several sit on one page and their ids must not co
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     HiddenField,
@@ -16,12 +15,13 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
+from blueprints.common import Form
 from core.words import MAX_ROW_NUMBER
 
 from .actions import MAX_ADJUST_MINUTES
 
 
-class ClockForm(FlaskForm):
+class ClockForm(Form):
     round_no = HiddenField()
     version = HiddenField()
 
@@ -79,12 +79,12 @@ class EndForm(ClockForm):
     submit = SubmitField("End the round now")
 
 
-class SeatForm(FlaskForm):
+class SeatForm(Form):
     round_no = HiddenField()
     submit = SubmitField("Seat the round")
 
 
-class AnnouncementForm(FlaskForm):
+class AnnouncementForm(Form):
     text = TextAreaField(
         "Announcement for the big screen",
         validators=[DataRequired("Write the announcement first."),
@@ -92,5 +92,5 @@ class AnnouncementForm(FlaskForm):
     submit = SubmitField("Post on the big screen")
 
 
-class ClearForm(FlaskForm):
+class ClearForm(Form):
     """Only the CSRF token: one per announcement on the page, so no ids to collide."""

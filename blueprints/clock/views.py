@@ -3,8 +3,6 @@ director's console (controls, announcements, the grid of tables)."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from flask import (
     Blueprint,
     abort,
@@ -17,7 +15,7 @@ from flask import (
 )
 from flask_login import current_user
 
-from blueprints.common import render_page_or_partial, wants_partial
+from blueprints.common import render_page_or_partial, same_site_path, wants_partial
 from core.access import ANY_STAFF, MANAGE, staff_required, staff_role
 from core.clock import announcements, clock_by_code, clock_view, unchanged
 from core.errors import Conflict, Refused
@@ -59,10 +57,7 @@ bp.add_app_template_global(_bar_for, "director_bar_for")
 
 def safe_back(value: str | None) -> str | None:
     """`value` when it is a path on this site (where the bar's forms return to), else None."""
-    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
-        return None
-    parts = urlsplit(value)
-    return value if not parts.scheme and not parts.netloc else None
+    return same_site_path(value)
 
 
 def no_change():
@@ -178,6 +173,8 @@ def _run(tournament, role, name, form, action):
         return _console(tournament, role, 409,
                         problem="That form was incomplete. Nothing was changed; here is the "
                                 "clock as it is now.")
+    # Where to come back to is settled before the write: nothing after the commit may fail.
+    back = safe_back(request.form.get("back"))
     try:
         message = action(*(sent or ()))
     except Conflict as error:
@@ -188,7 +185,6 @@ def _run(tournament, role, name, form, action):
                         problem=error.message)
     flash(message, "success")
     # The bar's forms come back to the page they were tapped on.
-    back = safe_back(request.form.get("back"))
     return redirect(back or url_for("clock.console", tournament_id=tournament.id), 303)
 
 

@@ -7,14 +7,13 @@ together, or nothing does."""
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from sqlalchemy import exists, func, or_, select, update
 
 from core.access import staff_role
 from core.errors import Refused
 from core.rounds import initial_seating
-from core.words import staff_actor
+from core.words import staff_actor, unshowable
 from models import Competition, GameEntry, Player, Round, Scoresheet, Tournament, User, db, record
 
 WHOLE = re.compile(r"[0-9]{1,9}")
@@ -59,7 +58,7 @@ def plain_text(value: str, field: str, what: str = "This") -> str:
     """The text trimmed; SetupError when it holds control characters (a NUL byte from a
     pasted spreadsheet, say), which nobody means to type and PostgreSQL refuses."""
     value = (value or "").strip()
-    if any(unicodedata.category(ch) == "Cc" for ch in value):
+    if unshowable(value):
         raise SetupError(field,
                          f"{what} has characters in it that cannot be shown; please retype "
                          "it.")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
@@ -23,9 +22,9 @@ from wtforms.validators import (
     Length,
     NumberRange,
     Optional,
-    ValidationError,
 )
 
+from blueprints.common import Form
 from blueprints.director.staff import STAFF_ROLES
 from core.words import MOVEMENT_WORDS
 from tournament.rules import PRESETS, RULE_FIELDS
@@ -42,6 +41,10 @@ class WholeNumberField(IntegerField):
     """An IntegerField whose error, when the text is not a number, is in plain words."""
 
     def process_formdata(self, valuelist):
+        if valuelist and not valuelist[0].strip():
+            # Spaces are no answer: InputRequired and Optional read raw_data, and would
+            # otherwise take them for one and pass None on.
+            self.raw_data = []
         if valuelist and valuelist[0].strip():
             text = valuelist[0].strip()
             try:
@@ -70,7 +73,7 @@ def preset_choices():
     return options((key, rules.name) for key, rules in PRESETS.items())
 
 
-class TournamentForm(FlaskForm):
+class TournamentForm(Form):
     name = StringField("Name", validators=[
         DataRequired("Please give the tournament a name."),
         Length(max=120, message="Keep the name under 120 characters.")])
@@ -95,9 +98,15 @@ class TournamentForm(FlaskForm):
     mini_first = WholeNumberField("Mini tournament: first round", validators=[Optional()])
     mini_last = WholeNumberField("Mini tournament: last round", validators=[Optional()])
 
-    def validate_mini_last(self, field):
-        if self.mini.data and (self.mini_first.data is None) != (field.data is None):
-            raise ValidationError("Enter both the first and the last round, or neither.")
+    def validate(self, extra_validators=None):
+        # Not validate_mini_last: Optional() stops a field's chain, inline checks included,
+        # when the box is empty, and an empty last round is what this is about.
+        valid = super().validate(extra_validators)
+        if self.mini.data and (self.mini_first.data is None) != (self.mini_last.data is None):
+            self.mini_last.errors = [*self.mini_last.errors,
+                                     "Enter both the first and the last round, or neither."]
+            return False
+        return valid
 
     def mini_range(self, preset_key: str) -> tuple[int, int] | None:
         if not self.mini.data:
@@ -124,14 +133,14 @@ class EditTournamentForm(TournamentForm):
         Length(max=200, message="Keep the address under 200 characters.")])
 
 
-class PublicUrlForm(FlaskForm):
+class PublicUrlForm(Form):
     """The address phones reach this site on (checked by core.addresses.clean_public_url)."""
 
     public_url = StringField("Public address for QR codes and cards", validators=[
         Length(max=200, message="Keep the address under 200 characters.")])
 
 
-class PresetForm(FlaskForm):
+class PresetForm(Form):
     preset = SelectField("Start again from the rule set", choices=preset_choices())
 
 
@@ -160,7 +169,7 @@ def rules_form_class():
             attrs[rule.name] = SelectField(
                 rule.label, choices=options((NONE_CHOICE if value is None else value, text)
                                             for value, text in rule.choices))
-    return type("RulesForm", (FlaskForm,), attrs)
+    return type("RulesForm", (Form,), attrs)
 
 
 def rules_form(rules: dict, formdata=None):
@@ -196,7 +205,7 @@ def rules_changes(form) -> dict:
     return changes
 
 
-class PlayerForm(FlaskForm):
+class PlayerForm(Form):
     number = WholeNumberField("Number", validators=[
         Optional(), NumberRange(1, 100000, "The number must be 1 or more.")])
     name = StringField("Name", validators=[
@@ -208,12 +217,12 @@ class PlayerForm(FlaskForm):
         Length(max=280, message="Keep the reason under 280 characters.")])
 
 
-class SubstitutesForm(FlaskForm):
+class SubstitutesForm(Form):
     names = TextAreaField("Substitutes' names, one a line", validators=[
         Length(max=2000, message="That is too long.")])
 
 
-class WithdrawForm(FlaskForm):
+class WithdrawForm(Form):
     from_round = WholeNumberField("Leaves from round", validators=[
         InputRequired("Please say from which round the player leaves.")])
     # Checked when saved (players.withdraw_player: a free substitute of this tournament),
@@ -223,40 +232,48 @@ class WithdrawForm(FlaskForm):
         Length(max=120, message="Keep the name under 120 characters.")])
 
 
-class ImportForm(FlaskForm):
+def without_bom(text: str | None) -> str | None:
+    """A pasted list without the byte-order mark some spreadsheets copy before it (an
+    invisible character every form refuses elsewhere)."""
+    return text.removeprefix("\ufeff") if text else text
+
+
+class ImportForm(Form):
     file = FileField("CSV file")
-    text = TextAreaField("…or paste the lines here", render_kw={"rows": 6}, validators=[
-        Length(max=200_000, message="That is too long for one import.")])
+    text = TextAreaField("…or paste the lines here", render_kw={"rows": 6},
+                         filters=[without_bom], validators=[
+                             Length(max=200_000, message="That is too long for one import.")])
     confirm = HiddenField()
 
 
-class SeatingForm(FlaskForm):
+class SeatingForm(Form):
     method = SelectField("How to seat round 1", choices=options([
         ("draw", "Random draw"), ("number", "By player number")]))
     seed = WholeNumberField("Draw number (seed)", validators=[
         Optional(), NumberRange(0, 999_999_999, "The draw number must be 0 or more.")])
 
 
-class MovementForm(FlaskForm):
+class MovementForm(Form):
     movement = SelectField("How players move after each round", choices=options([
         ("east_stays", MOVEMENT_WORDS["east_stays"]),
         ("imported", "The organiser's own seating for every round (import a CSV)")]))
 
 
-class SeatingImportForm(FlaskForm):
+class SeatingImportForm(Form):
     file = FileField("CSV file: round, table, seat, player number")
-    text = TextAreaField("…or paste the lines here", render_kw={"rows": 6}, validators=[
-        Length(max=200_000, message="That is too long for one import.")])
+    text = TextAreaField("…or paste the lines here", render_kw={"rows": 6},
+                         filters=[without_bom], validators=[
+                             Length(max=200_000, message="That is too long for one import.")])
 
 
-class SwapForm(FlaskForm):
+class SwapForm(Form):
     first = WholeNumberField("First player's number", validators=[
         InputRequired("Please enter a player number.")])
     second = WholeNumberField("Second player's number", validators=[
         InputRequired("Please enter a player number.")])
 
 
-class StaffForm(FlaskForm):
+class StaffForm(Form):
     email = EmailField("Email", validators=[
         DataRequired("Please enter their email address."),
         Email("That does not look like an email address."),
@@ -264,5 +281,5 @@ class StaffForm(FlaskForm):
     role = SelectField("Role", choices=options(STAFF_ROLES.items()))
 
 
-class ConfirmForm(FlaskForm):
+class ConfirmForm(Form):
     """A button that only needs the CSRF token."""

@@ -6,10 +6,10 @@ from __future__ import annotations
 import csv
 import io
 import re
-import unicodedata
 
 from sqlalchemy import select
 
+from core.words import unshowable
 from core.writes import write
 from models import (
     CompetitionEntry,
@@ -26,6 +26,7 @@ from .common import (
     mini_competition,
     players_changed,
 )
+from .players import mini_entry_closed
 
 YES = {"yes", "y", "1", "true", "x", "ja", "oui", "si"}
 NO = {"no", "n", "0", "false", ""}
@@ -79,12 +80,26 @@ SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
 JOINED = re.compile(r"\s*[0-9]{1,9}\s*([;\t])")
 
 
+# The separator is read from this much of the file: the csv module's Sniffer takes time
+# that grows with the square of its sample (16 KB of ',"' took 3 s), and the first lines
+# of a list of players say all there is to say.
+SNIFF_LINES, SNIFF_CHARS = 20, 2048
+
+
+def csv_text(text: str) -> str:
+    """An import's text as the csv module reads it: without the byte-order mark a pasted
+    list may start with, every line ending (CR LF, or CR alone from older spreadsheets
+    and Macs) made LF."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def csv_separator(text: str) -> str:
     """The column separator of an import file: commas, or semicolons (what a spreadsheet
     saves "CSV" as where the decimal point is a comma), or tabs (lines pasted from a
     spreadsheet). Read from the first lines; commas when the file does not say."""
 
-    sample = text[:16384]
+    text = csv_text(text)
+    sample = "\n".join(text[:SNIFF_CHARS * 8].split("\n")[:SNIFF_LINES])[:SNIFF_CHARS]
     if len(text) > len(sample) and "\n" in sample:
         sample = sample[:sample.rindex("\n")]      # whole lines only
     try:
@@ -99,10 +114,10 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
     saved."""
 
     preview = ImportPreview()
+    text = csv_text(text)
     separator = csv_separator(text)
     try:
-        lines = [row for row in csv.reader(io.StringIO(text.replace("\r\n", "\n")),
-                                           delimiter=separator)]
+        lines = [row for row in csv.reader(io.StringIO(text), delimiter=separator)]
     except csv.Error:
         # The csv module refuses a field over 131,072 characters (and NUL bytes in some
         # Python versions): no list of players has one.
@@ -136,6 +151,7 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
         return preview
     preview.has_mini = "mini" in columns
     comp = mini_competition(tournament)
+    closed = mini_entry_closed(tournament) if comp is not None else ""
     existing = {number: name for number, name in db.session.execute(
         select(Player.number, Player.name).where(Player.tournament_id == tournament.id))}
 
@@ -172,7 +188,7 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
                                      f"{existing[item.number]}.")
         if not item.name:
             item.problems.append("The name is empty.")
-        elif any(unicodedata.category(ch) == "Cc" for ch in item.name):
+        elif unshowable(item.name):
             item.problems.append("The name has characters in it that cannot be shown.")
         elif len(item.name) > 120:
             item.problems.append("The name is longer than 120 characters.")
@@ -188,6 +204,12 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
         if item.mini and comp is None:
             item.problems.append("This tournament has no mini tournament; add it on the "
                                  "tournament's details page first.")
+        elif item.mini and closed:
+            # The player's own page asks for the override and audits it; a file has no
+            # place to write one for each player.
+            item.problems.append(f"{closed.split('. ')[0]}. Import this player without "
+                                 "mini entry, then opt them in on their own page with the "
+                                 "reason for your override.")
         preview.rows.append(item)
     return preview
 

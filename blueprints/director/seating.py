@@ -38,7 +38,7 @@ from .common import (
     audit,
     played_refusal,
 )
-from .player_import import csv_separator
+from .player_import import csv_separator, csv_text
 
 
 @write
@@ -115,6 +115,7 @@ def import_seating(tournament: Tournament, user: User, text: str) -> SeatingImpo
         raise SetupError("text",
                          "Choose the organiser's own seating as the movement first.")
     played_refusal(tournament, "the seating can no longer be imported", "text")
+    text = csv_text(text)
     rows = list(csv.reader(io.StringIO(text), delimiter=csv_separator(text)))
     players = {p.number: p for p in tournament.players if p.withdrawn_from_round is None}
     plan, problems = read_imported_seating(rows, tournament.rounds, set(players))
@@ -243,10 +244,12 @@ def schedule(
             by_table = imported_plan(tournament, number, subs) or {}
         else:
             by_table = planned_seating(initial, number, subs)
+        # .get: an imported seating may name a table or a player no longer here
         out.append((PlannedRound(number, rows.get(number)), [
             (tables_by_number[table_number],
-             {s: players[seats[s]] for s in SEATS if s in seats})
-            for table_number, seats in sorted(by_table.items())]))
+             {s: players[seats[s]] for s in SEATS if seats.get(s) in players})
+            for table_number, seats in sorted(by_table.items())
+            if table_number in tables_by_number]))
     return out
 
 

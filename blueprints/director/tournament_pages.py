@@ -27,12 +27,15 @@ def home():
     mine = access.my_tournaments(current_user)
     return render_template("director/home.html", tournaments=mine,
                            roles=staff_rows.STAFF_ROLES,
-                           can_import=any(role == "director" for _, role in mine))
+                           can_create=access.may_create_tournaments(current_user))
 
 
 @bp.route("/new", methods=["GET", "POST"])
 def new_tournament():
     """Create a tournament from one of the five rule sets."""
+    if not access.may_create_tournaments(current_user):
+        return render_template("errors/error.html", code=403, title="Not allowed",
+                               text=access.CREATE_REFUSED), 403
     form = forms.TournamentForm()
     if not form.is_submitted():
         form.preset.data = "tnt"

@@ -1,9 +1,10 @@
 """The player's seat lookup (a player number from the poster) and the home page's
 tournament code box: GET forms, no secrets."""
 
-from flask_wtf import FlaskForm
 from wtforms import IntegerField, StringField
 from wtforms.validators import InputRequired, NumberRange, StopValidation
+
+from blueprints.common import Form
 
 NOT_A_NUMBER = "A player number is a whole number, like 12."
 
@@ -28,7 +29,7 @@ class PlainNumberField(IntegerField):
             raise StopValidation()
 
 
-class LookupForm(FlaskForm):
+class LookupForm(Form):
     class Meta:
         csrf = False  # a read-only GET search
 
@@ -38,7 +39,7 @@ class LookupForm(FlaskForm):
     ])
 
 
-class CodeForm(FlaskForm):
+class CodeForm(Form):
     """The home page's "Tournament code" box (a GET form: it works without JavaScript)."""
 
     class Meta:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import HiddenField, IntegerField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length, NumberRange
 
+from blueprints.common import Form
 from core.numbers import small_int
 
 
-class PrizePlacesForm(FlaskForm):
+class PrizePlacesForm(Form):
     prize_places = IntegerField(
         "Prize places",
         validators=[InputRequired("Enter how many places win a prize (0 for none)."),
@@ -20,7 +20,7 @@ class PrizePlacesForm(FlaskForm):
     submit = SubmitField("Save prize places")
 
 
-class TieForm(FlaskForm):
+class TieForm(Form):
     """The director's decision on one tie group: the tile-bag draw's order, or shared.
 
     The order comes as one field per player, `place-<player id>`, holding 1..n."""
@@ -50,12 +50,12 @@ class TieForm(FlaskForm):
         return sorted(ids, key=places.get), None
 
 
-class ClearTieForm(FlaskForm):
+class ClearTieForm(Form):
     tiebreak_id = HiddenField(validators=[InputRequired()])
     submit = SubmitField("Undo this decision")
 
 
-class ImportForm(FlaskForm):
+class ImportForm(Form):
     backup = FileField("Backup file (.json)",
                        validators=[FileRequired("Choose the backup file to import.")])
     submit = SubmitField("Import tournament")

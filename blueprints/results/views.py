@@ -26,11 +26,11 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 
 from blueprints.common import render_page_or_partial, wants_partial
-from core.access import ANY_STAFF, MANAGE, staff_required
+from core.access import ANY_STAFF, CREATE_REFUSED, MANAGE, may_create_tournaments, staff_required
 from core.errors import attach
 from core.lookup import rules_of, tournament_by_code
 from core.numbers import small_int
-from models import Tournament, TournamentStaff, User, db
+from models import Tournament, User, db
 
 from . import (
     backup,
@@ -225,26 +225,14 @@ def backup_json(tournament_id):
     return _download(body, f"{tournament.code}-backup.json", "application/json")
 
 
-IMPORT_REFUSED = ("Only a tournament director can import a backup on this site. Ask a "
-                  "director here to import it, or, on a new site, import it on the server "
-                  "with: flask --app app import-backup FILE --director EMAIL.")
-
-
-def _is_a_director(user) -> bool:
-    """Has `user` the director role on some tournament of this site?"""
-    return db.session.scalar(select(TournamentStaff.id).where(
-        TournamentStaff.user_id == user.id, TournamentStaff.role == "director").limit(1)) \
-        is not None
-
-
 @bp.route("/import", methods=["GET", "POST"])
 @login_required
 def import_backup():
     """Import a tournament from a backup (directors only); the signed-in user becomes its
     director. Tables get fresh links, so the result page asks for new table cards."""
-    if not _is_a_director(current_user):
+    if not may_create_tournaments(current_user):
         return render_template("errors/error.html", code=403, title="Not allowed",
-                               text=IMPORT_REFUSED), 403
+                               text=CREATE_REFUSED), 403
     form = ImportForm()
     if form.validate_on_submit():
         try:

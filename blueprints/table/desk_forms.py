@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, Form, StringField, TextAreaField
 from wtforms.validators import Optional
 
+from blueprints.common import Form as CheckedForm
 from core.words import SEAT_NAMES, SEATS
 
 from .forms import VersionedForm
@@ -53,7 +53,7 @@ class DeskSheetForm(VersionedForm):
                            validators=[Optional()])
 
 
-class PaperForm(FlaskForm):
+class PaperForm(CheckedForm):
     """The director's switch between paper and phone: the CSRF token alone (the table and
     the choice are the buttons')."""
 

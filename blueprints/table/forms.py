@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     HiddenField,
@@ -22,6 +21,7 @@ from wtforms.fields import Label
 from wtforms.validators import Optional
 from wtforms.widgets import HiddenInput
 
+from blueprints.common import Form
 from core.numbers import small_int
 from core.words import MAX_ROW_NUMBER, SEATS
 from tournament.rules import RuleSet
@@ -59,7 +59,7 @@ def _seats_field(label: str) -> SelectMultipleField:
     return SelectMultipleField(label, validate_choice=False, validators=[Optional()])
 
 
-class VersionedForm(FlaskForm):
+class VersionedForm(Form):
     """Every write carries the sheet version it was made against, its idempotency key and
     the round it is for (so a clock starting the next round changes nothing)."""
 

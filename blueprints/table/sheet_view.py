@@ -68,7 +68,7 @@ _SEAT_ROWS = (
            _SEATING.c.table_id == bindparam("table_id"))
 )
 _GAME_COLUMNS = ("number", "record", "points_e", "points_s", "points_w", "points_n",
-                 "signer", "initials", "note", "seat_initials")
+                 "signer", "initials", "note", "seat_initials", "ruled_at")
 # The sheet with its games in game order (one row with no game when none is entered).
 _SHEET_ROWS = (
     select(_SHEET_T, *(_GAME_T.c[name].label(f"game_{name}") for name in _GAME_COLUMNS))
@@ -136,6 +136,7 @@ class SheetGame:
     initials: str
     note: str
     seat_initials: dict[str, str]
+    ruled: bool = False
 
 
 def _seated(round_: Round, table: Table, with_next: bool):
@@ -169,7 +170,8 @@ def _sheet_with_games(round_: Round, table: Table):
                        points={"E": row.game_points_e, "S": row.game_points_s,
                                "W": row.game_points_w, "N": row.game_points_n},
                        signer=row.game_signer, initials=row.game_initials,
-                       note=row.game_note, seat_initials=row.game_seat_initials)
+                       note=row.game_note, seat_initials=row.game_seat_initials,
+                       ruled=row.game_ruled_at is not None)
              for row in rows if row.game_number is not None]
     return rows[0], games
 
@@ -232,6 +234,7 @@ class GameRow:
     record: dict[str, Any]
     seat_initials: dict[str, str] = field(default_factory=dict)
     sentence: str = ""
+    ruled: bool = False  # a director amended it: only a director changes it now
     # its place on the sheet: the few pages that show a game's score lines ask its
     # SheetView (lines_of), which works them out for the round as a whole. A row keeps no
     # reference to its view: the two would be a cycle, each page's rows and view left for
@@ -480,7 +483,7 @@ def sheet_view(table: Table, round_: Round, *, panel: bool = False) -> SheetView
             label=OUTCOME_LABELS.get(record.get("outcome"), ""), points=entry.points,
             signer=entry.signer, initials=entry.initials, note=entry.note,
             record=record, seat_initials=dict(entry.seat_initials or {}),
-            sentence=game_sentence(record, view), position=position,
+            sentence=game_sentence(record, view), position=position, ruled=entry.ruled,
         ))
         for seat in SEATS:
             view.totals[seat] += entry.points[seat]

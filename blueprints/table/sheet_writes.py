@@ -221,6 +221,7 @@ def _rules_locked(table: Table) -> Tournament:
 # ---- the games ----------------------------------------------------------------------------
 
 SUBMITTED = "This sheet was submitted. Only the director can change it now."
+RULED = "The director ruled on this game; only the director can change it now."
 
 
 @sheet_write
@@ -257,6 +258,8 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
             "outcome")):
         raise SheetError("outcome", "The director ended this table's round; only the "
                          "director can change its games.")
+    if not director and existing is not None and existing.ruled_at is not None:
+        raise SheetError("game", RULED, status=409)
     if existing is not None and existing.record.get("adjustments"):
         clean["adjustments"] = existing.record["adjustments"]
     who_signs = signer(rules, game)
@@ -294,6 +297,8 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
         entry.signer = who_signs
         entry.initials = initials
         entry.note = (note or "").strip()[:280]
+    if director:
+        entry.ruled_at = utcnow()
     # scored before the flush: the new game is inserted with its points, in one flush
     rescore(sheet, rules)
     cleared = clear_changed_signoffs(sheet, before_totals)

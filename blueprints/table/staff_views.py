@@ -60,7 +60,9 @@ def director_page(status=200, errors=None, conflict=None, end_form=None):
         end_form=stamp(end_form, view) if end_form else versioned(EndRoundForm, view),
         end_url=url_for("table.end_round", **ids),
         amend_link=lambda game_no: url_for("table.amend", game_no=game_no, **ids),
-        table_link=link("table.page", table, rnd.number),
+        # The link carries the table's token, the right to enter its points: only for
+        # the roles that may change points anyway, never for a table guide.
+        table_link=link("table.page", table, rnd.number) if g.role in MANAGE else None,
     ), status
 
 

@@ -64,6 +64,7 @@ def test_a_new_person_chooses_their_own_password_through_a_one_time_link(
     user = db.session.scalar(select(User).where(User.email == "cora@example.com"))
     assert user.name == "Cora Co" and user.check_password(NEW_PASSWORD)
     assert staff_roles(tournament)["cora@example.com"] == "co-director"
+    assert not user.may_create_tournaments  # the operator's to grant, not an invitation's
     assert cora.get(f"/director/t/{tournament.id}/players").status_code == 200
     # Single use: the same link again is refused, and creates nothing.
     again = app.test_client().post(path_of(link), data={
@@ -314,3 +315,49 @@ def test_audit_rows_name_staff_with_their_role(app, client, tournament):
     actors = {e.action: e.actor for e in db.session.scalars(select(AuditEvent))}
     assert actors["staff.invite"] == "Ann Director (director)"
     assert actors["staff.add"] == "Gus Guide (table-guide)"
+
+
+# --- who may create tournaments -------------------------------------------------------------
+
+def test_a_table_guide_can_neither_create_a_tournament_nor_import_one(app, client, tournament):
+    """Creating a tournament makes one its director, and the import creates one: on a
+    hosted site any account can sign in, so a guide (or anyone invited) must not."""
+    from models import Tournament
+
+    guide = make_user("gail@example.com", "Gail Guide", "guide password")
+    add_staff_row(tournament, guide, "table-guide")
+    client.post("/auth/sign-out")
+    sign_in(client, "gail@example.com", "guide password")
+    count = db.session.query(Tournament).count()
+    assert client.get("/director/new").status_code == 403
+    response = client.post("/director/new", data={"name": "Mine", "preset": "tnt",
+                                                  "rounds": "3", "prize_places": "3"})
+    assert response.status_code == 403
+    assert "may not create tournaments" in response.get_data(as_text=True)
+    assert client.get("/results/import").status_code == 403
+    assert db.session.query(Tournament).count() == count
+    assert "Create a tournament" not in client.get("/director/").get_data(as_text=True)
+
+
+def test_the_operator_grants_and_revokes_the_right_from_the_command_line(app, client):
+    make_user("gail@example.com", "Gail Guide", "guide password")
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["may-create-tournaments", "gail@example.com"])
+    assert result.exit_code == 0, result.output
+    sign_in(client, "gail@example.com", "guide password")
+    assert client.get("/director/new").status_code == 200
+    result = runner.invoke(args=["may-create-tournaments", "gail@example.com", "--revoke"])
+    assert result.exit_code == 0, result.output
+    assert client.get("/director/new").status_code == 403
+    result = runner.invoke(args=["may-create-tournaments", "nobody@example.com"])
+    assert result.exit_code != 0 and "No account" in result.output
+
+
+def test_create_director_accounts_may_create_tournaments(app, client):
+    from models import User
+
+    result = app.test_cli_runner().invoke(args=[
+        "create-director", "dee@example.com", "--password", "a long enough secret"])
+    assert result.exit_code == 0, result.output
+    assert db.session.scalar(db.select(User.may_create_tournaments)
+                             .where(User.email == "dee@example.com")) is True

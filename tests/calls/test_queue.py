@@ -154,6 +154,25 @@ def test_claim_shows_every_staff_member_who_took_it(client, tournament, place, c
     assert call_audit(tournament) == ["call.place", "call.claim", "call.claim"]
 
 
+def test_two_claims_at_once_keep_the_first_claims_time(tournament, place, director,
+                                                       co_director):
+    """The queue's "time to claim" reads first_claimed_at: a second claim that read the
+    call before the first one landed must not move it to its own, later, time."""
+    from sqlalchemy.orm.attributes import set_committed_value
+
+    call = place()
+    bob, _ = co_director
+    calls_queue.claim_call(call, director, "director")
+    first = fresh(call).first_claimed_at
+    assert first is not None
+    stale = fresh(call)
+    set_committed_value(stale, "first_claimed_at", None)  # read before the first landed
+    calls_queue.claim_call(stale, bob, "co-director")
+    assert fresh(call).first_claimed_at == first
+    assert len(db.session.scalars(select(CallClaim).where(CallClaim.call_id == call.id))
+               .all()) == 2
+
+
 def test_claiming_twice_adds_one_claim(client, tournament, place):
     call = place()
     client.post(queue_url(tournament, f"/{call.id}/claim"), headers=HX)

@@ -18,6 +18,10 @@ GARBAGE = [
      "substitute": "999999", "new_substitute": "", "email": "@@", "role": "king",
      "text": "\x00\x01,\n,,,", "confirm": "yes", "names": "\n\n",
      "self_pick_bonus": "ten", "thrower_penalty_0": "", "heavenly": "maybe"},
+    # every box holding only spaces: no number at all, said at the field
+    {name: " " for name in ("name", "number", "rounds", "games_per_round", "round_minutes",
+                            "prize_places", "from_round", "mini_first", "mini_last", "seed",
+                            "first", "second", "substitute", "text", "names", "email")},
 ]
 
 
@@ -48,3 +52,26 @@ def test_control_characters_are_refused_in_names(client, tournament):
     assert response.status_code == 422
     assert "cannot be shown" in response.get_data(as_text=True)
     assert db.session.scalar(select(func.count()).select_from(Player)) == 32
+
+
+@pytest.mark.parametrize("first, last", [("2", ""), ("", "3"), ("2", " "), (" ", "3")])
+def test_a_mini_tournament_needs_both_its_rounds_or_neither(client, tournament, first, last):
+    data = {"name": "Spring", "preset": "destination", "rounds": "3", "games_per_round": "4",
+            "round_minutes": "50", "prize_places": "3", "mini": "y", "mini_first": first,
+            "mini_last": last}
+    for path in ("/director/new", f"/director/t/{tournament.id}/edit"):
+        response = client.post(path, data=data)
+        assert response.status_code == 422, path
+        assert "Enter both the first and the last round" in response.get_data(as_text=True)
+    db.session.refresh(tournament)
+    assert tournament.name == "Test Open"
+
+
+def test_withdrawing_from_a_round_of_spaces_is_refused_at_the_field(client, tournament):
+    player = tournament.players[0]
+    response = client.post(f"/director/t/{tournament.id}/players/{player.id}/withdraw",
+                           data={"from_round": " "})
+    assert response.status_code == 422
+    assert "from which round the player leaves" in response.get_data(as_text=True)
+    db.session.refresh(player)
+    assert player.withdrawn_from_round is None

@@ -181,3 +181,38 @@ def test_a_tab_separated_row_in_a_comma_file_is_named_plainly(client, empty):
     body = response.get_data(as_text=True)
     assert "“2\tBea” is not a player number" not in body
     assert "tab" in body
+
+
+def paste(client, tournament, text: str):
+    return client.post(f"/director/t/{tournament.id}/players/import", data={"text": text})
+
+
+@pytest.mark.parametrize("content", [
+    b"1,Ann Lee\r2,Bea Ross\r3,Cy Young\r",          # old Mac and some exports: CR alone
+    b"number,name\r1,Ann Lee\r2,Bea Ross\r3,Cy Young",
+    b"1,Ann Lee\r\n2,Bea Ross\n3,Cy Young\r",        # mixed
+])
+def test_every_kind_of_line_end_imports(client, empty, content):
+    response = upload(client, empty, content)
+    assert response.status_code == 200, response.get_data(as_text=True)[-600:]
+    assert "Save all 3 players" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("text", ["\ufeffnumber,name\n1,Ann Lee\n2,Bea Ross\n",
+                                  "\ufeff1,Ann Lee\n2,Bea Ross\n"])
+def test_a_pasted_list_that_starts_with_a_byte_order_mark_imports(client, empty, text):
+    response = paste(client, empty, text)
+    assert response.status_code == 200, response.get_data(as_text=True)[-600:]
+    assert "Save all 2 players" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("text", [',"' * 8192, '"' * 16384, ";" * 16384, ',"a' * 5461,
+                                  "\t\"" * 8192])
+def test_a_hostile_paste_is_previewed_quickly(client, empty, text):
+    import time
+
+    started = time.perf_counter()
+    response = paste(client, empty, text)
+    assert response.status_code == 422
+    assert time.perf_counter() - started < 0.5
+    assert count_players(empty) == 0

@@ -81,3 +81,40 @@ def test_where_the_rules_keep_entry_open_no_override_is_asked(client, director):
     assert player.id in in_mini(tournament)
     assert not db.session.scalar(db.select(AuditEvent).where(
         AuditEvent.action == "mini.override"))
+
+
+def import_lines(client, tournament, text, confirm=False):
+    data = {"text": text, **({"confirm": "yes"} if confirm else {})}
+    return client.post(f"/director/t/{tournament.id}/players/import", data=data)
+
+
+def test_an_import_cannot_enter_players_in_a_closed_mini(client, destination):
+    # destination: "must be paid before round 10 starts": the import has no override box,
+    # so a player it would enter after the start is refused at their line, nothing added.
+    start(destination, 2)
+    text = "number,name,mini\n40,Late Comer,yes\n41,Also Late,no\n"
+    for confirm in (False, True):
+        response = import_lines(client, destination, text, confirm)
+        assert response.status_code == 422
+        body = response.get_data(as_text=True)
+        assert "Entry to the mini tournament closed when round 2 started" in body
+        assert "Late Comer" in body
+    db.session.expire_all()
+    assert len(destination.players) == 8
+    assert not db.session.scalar(db.select(AuditEvent).where(
+        AuditEvent.action == "player.import"))
+    # the same players without mini entry import
+    response = import_lines(client, destination, text.replace("yes", "no"), confirm=True)
+    assert response.status_code == 302
+    db.session.expire_all()
+    assert len(destination.players) == 10
+    assert not in_mini(destination) & {p.id for p in destination.players if p.number >= 40}
+
+
+def test_before_the_minis_start_an_import_enters_players_in_it(client, destination):
+    response = import_lines(client, destination, "number,name,mini\n40,Early Bird,yes\n",
+                            confirm=True)
+    assert response.status_code == 302
+    db.session.expire_all()
+    bird = next(p for p in destination.players if p.number == 40)
+    assert bird.id in in_mini(destination)

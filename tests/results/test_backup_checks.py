@@ -162,7 +162,7 @@ def test_a_deeply_nested_or_huge_backup_is_refused_through_the_page(app, client,
 
 
 def test_a_whole_hostile_backup_through_the_page_changes_nothing(app, client, exported):
-    make_tournament(make_user(), players=4, code="HOME26")
+    make_tournament(make_user(may_create_tournaments=True), players=4, code="HOME26")
     sign_in(client)
     exported["tournament"]["rounds"] = 1_000_000_000
     page = client.post("/results/import",
@@ -185,3 +185,50 @@ def test_cli_refuses_a_deeply_nested_file(app, director, tmp_path):
 def test_a_clean_backup_still_imports(exported):
     result = backup.import_tournament(json.loads(as_text(exported)), make_user())
     assert result.tournament.rounds == 3
+
+
+STARTED = "2026-05-14T10:00:00+00:00"
+LATER = "2026-05-14T10:30:00+00:00"
+
+
+@pytest.mark.parametrize("clock, match", [
+    # tournament/clock.py: "a round that has not started cannot be paused or ended"
+    ({"started_at": None, "ended_at": LATER}, "ended or paused but never started"),
+    ({"started_at": None, "paused_at": LATER, "ended_at": None},
+     "ended or paused but never started"),
+    ({"started_at": None, "ended_at": None, "paused_seconds": 60},
+     "ended or paused but never started"),
+    # "an ended round cannot also be paused"
+    ({"started_at": STARTED, "paused_at": LATER, "ended_at": LATER}, "both ended and paused"),
+    ({"started_at": LATER, "ended_at": STARTED}, "ends before it starts"),
+    ({"started_at": LATER, "paused_at": STARTED, "ended_at": None}, "paused before it starts"),
+])
+def test_a_round_clock_the_clock_could_never_be_in_is_refused(exported, clock, match):
+    exported["rounds"][0].update(clock)
+    refused(exported, make_user(), match)
+
+
+@pytest.mark.parametrize("seating, match", [
+    ({"2": {"x": {"E": 1, "S": 2, "W": 3, "N": 4}}}, "table"),
+    ({"2": {"1.5": {"E": 1, "S": 2, "W": 3, "N": 4}}}, "table"),
+    ({"2": {"0": {"E": 1, "S": 2, "W": 3, "N": 4}}}, "table"),
+    ({"round two": {"1": {"E": 1, "S": 2, "W": 3, "N": 4}}}, "round"),
+    ({"9": {"1": {"E": 1, "S": 2, "W": 3, "N": 4}}}, "round"),
+    ({"2": {"1": {"Q": 1, "S": 2, "W": 3, "N": 4}}}, "seat"),
+    ({"2": {"1": {"E": 999, "S": 2, "W": 3, "N": 4}}}, "player"),
+    ({"2": {"1": {"E": True, "S": 2, "W": 3, "N": 4}}}, "player"),
+    ({"2": {"1": ["E", 1]}}, "seating"),
+    (["E", 1], "seating"),
+])
+def test_an_imported_seating_of_the_wrong_shape_is_refused(exported, seating, match):
+    exported["tournament"]["imported_seating"] = seating
+    refused(exported, make_user(), match)
+
+
+def test_a_good_imported_seating_comes_back(exported):
+    seating = {"2": {"1": {"E": 1, "S": 2, "W": 3, "N": 4},
+                     "2": {"E": 5, "S": 6, "W": 7, "N": 8}}}
+    exported["tournament"]["imported_seating"] = seating
+    result = backup.import_tournament(exported, make_user())
+    assert backup.export_tournament(result.tournament)["tournament"]["imported_seating"] \
+        == seating

@@ -79,7 +79,7 @@ def test_a_nul_byte_in_a_call_note_is_refused(app, client, director):
     response = client.post(f"/calls/t/{tournament.code}/1?k={token}",
                            data={"reason": "ruling", "note": "help\x00"})
     assert response.status_code == 422
-    assert "cannot be stored" in response.get_data(as_text=True)
+    assert "cannot be shown or stored" in response.get_data(as_text=True)
     assert db.session.scalar(select(func.count()).select_from(DirectorCall)) == 0
 
 

@@ -99,3 +99,47 @@ def test_attempts_older_than_the_window_are_pruned(app, client):
     attempt(client, password="guess")
     assert attempts() == 1
     assert attempts(remote_addr="10.0.0.5") == 1
+
+
+def test_parallel_guesses_after_the_cool_down_get_one_password_check(app, client,
+                                                                     monkeypatch):
+    """Past the limit an address gets one guess per cool-down, however many it sends at
+    once: the limit is counted in the database, atomically, not per worker or request."""
+    import threading
+    import time
+
+    from models import User
+
+    user = make_user()
+    cooldown = app.config["LOGIN_COOLDOWN_SECONDS"]
+    for _ in range(app.config["LOGIN_ATTEMPTS"]):
+        db.session.add(LoginAttempt(email=user.email, remote_addr="10.0.0.5",
+                                    at=utcnow() - timedelta(seconds=cooldown + 5)))
+    db.session.commit()
+    checks, lock = [], threading.Lock()
+    real = User.check_password
+
+    def slow_check(self, password):  # a real hash takes this long or longer
+        with lock:
+            checks.append(password)
+        time.sleep(0.2)
+        return real(self, password)
+
+    monkeypatch.setattr(User, "check_password", slow_check)
+    start, statuses = threading.Barrier(30), []
+
+    def guess():
+        with app.app_context():
+            start.wait()
+            response = attempt(app.test_client(), password="guess")
+            with lock:
+                statuses.append(response.status_code)
+            db.session.remove()
+
+    threads = [threading.Thread(target=guess) for _ in range(30)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(checks) == 1
+    assert sorted(statuses) == [422] + [429] * 29

@@ -289,3 +289,51 @@ def test_a_table_guide_cannot_end_a_round(app, client, hidden):
     table.save(1, outcome="wall")
     guide = add_guide(app, hidden)
     assert guide.post(sheet_url(hidden, tail="/end"), data=end_form(table)).status_code == 403
+
+
+# Rules of the Road: "If a question arises during play, Director's ruling is FINAL"; every
+# sheet: "the Tournament Director's ruling is final" (rules/README.md, common to all).
+@pytest.mark.parametrize("preset", ["tnt", "city-mahj", "hidden-tile", "rules-of-the-road",
+                                    "destination"])
+def test_a_directors_amendment_of_an_open_sheet_is_final_for_the_table(client, director,
+                                                                      preset):
+    from tests.conftest import make_tournament
+
+    tournament = make_tournament(director, players=8, rounds=2, preset=preset,
+                                 code=f"FIN{preset[:3].upper()}")
+    east = TableClient(client, tournament)
+    for number in (1, 2):
+        assert east.save(number, outcome="wall").status_code in (200, 303)
+    assert amend_game_two(client, east, tournament).status_code in (200, 303)
+    ruled = {g.number: g.record for g in east.sheet().games}[2]
+    assert ruled["winner"] == "N"
+    # East, on an open sheet, tries to correct the game the director ruled on...
+    response = east.save(2, outcome="wall")
+    assert response.status_code == 409
+    assert "The director ruled on this game" in response.get_data(as_text=True)
+    assert {g.number: g.record for g in east.sheet().games}[2] == ruled
+    # ...while a game the director did not touch is still East's to correct.
+    assert east.save(1, outcome="mahjong", winner="S", value="25",
+                     win_by="self").status_code in (200, 303)
+    page = east.get().get_data(as_text=True)
+    assert "The director ruled on this game" in page
+    assert page.count('class="correct"') == 1  # game 1's link; game 2 says why it has none
+
+
+def test_a_directors_ruling_on_a_game_survives_a_backup(client, east, tnt):
+    from blueprints.results import backup
+    from tests.conftest import make_user
+    from tests.results.test_backup import wipe
+
+    east.save(1, outcome="wall")
+    east.save(2, outcome="wall")
+    amend_game_two(client, east, tnt)
+    data = backup.export_tournament(tnt)
+    wipe()
+    imported = backup.import_tournament(data, make_user()).tournament
+    db.session.commit()
+    from models import GameEntry, Scoresheet
+
+    games = db.session.scalars(db.select(GameEntry).join(Scoresheet).where(
+        Scoresheet.table_id == imported.tables[0].id).order_by(GameEntry.number)).all()
+    assert [g.ruled_at is not None for g in games] == [False, True]

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from datetime import date, datetime
 
 from sqlalchemy import select
 
 from core.addresses import PUBLIC_URL_MAX, clean_public_url
 from core.errors import Refused
-from core.words import SEATS, CallState, SheetState
+from core.words import SEATS, CallState, SheetState, unshowable
 from models import (
     Table,
     db,
     new_token,
 )
+from tournament.clock import ClockError, RoundClock
 from tournament.scoring import MAX_ADJUSTMENT
 
 FORMAT = "mahjtable-backup"
@@ -108,8 +108,7 @@ def _text(value, what: str, limit: int, *, required: bool = False,
     if not isinstance(value, str) or len(value) > limit or (required and not value.strip()):
         raise BackupError(f"{what} in this backup must be some text of at most {limit} "
                           "characters.")
-    allowed = "\r\n\t" if lines else ""
-    if any(unicodedata.category(ch) == "Cc" and ch not in allowed for ch in value):
+    if unshowable(value, lines):
         raise BackupError(f"{what} in this backup has characters that cannot be shown.")
     return value
 
@@ -164,6 +163,33 @@ def _shallow(value, what: str):
         elif isinstance(item, str) and "\x00" in item:
             raise BackupError(f"{what} in this backup has characters that cannot be shown.")
     return value
+
+
+def round_clock(entry: dict, number: int) -> dict:
+    """A round's clock columns, in a state the round clock can be in: every page that shows
+    the clock reads them, so a clock ended but never started would break the whole event."""
+    clock = dict(
+        duration_seconds=_int(entry.get("duration_seconds"), "A round's length", 0,
+                              24 * 3600),
+        started_at=_instant(entry.get("started_at")),
+        paused_at=_instant(entry.get("paused_at")),
+        paused_seconds=_int(entry.get("paused_seconds", 0), "A round's paused time"),
+        ended_at=_instant(entry.get("ended_at")))
+    start, paused, ended = clock["started_at"], clock["paused_at"], clock["ended_at"]
+    if start is None and (paused or ended or clock["paused_seconds"]):
+        raise BackupError(f"Round {number} in this backup is ended or paused but never "
+                          "started.")
+    if paused and ended:
+        raise BackupError(f"Round {number} in this backup is both ended and paused.")
+    if start and ended and ended < start:
+        raise BackupError(f"Round {number} in this backup ends before it starts.")
+    if start and paused and paused < start:
+        raise BackupError(f"Round {number} in this backup is paused before it starts.")
+    try:
+        RoundClock(**clock)
+    except ClockError as error:  # whatever else the clock itself refuses
+        raise BackupError(f"Round {number}'s clock in this backup is damaged.") from error
+    return clock
 
 
 def _entries(data: dict, key: str) -> list[dict]:

@@ -8,6 +8,7 @@ from datetime import date, datetime
 from sqlalchemy import or_, select
 from sqlalchemy.orm import selectinload
 
+from core.rounds import stored_round
 from models import (
     Announcement,
     AuditEvent,
@@ -178,6 +179,7 @@ def export_tournament(tournament: Tournament) -> dict:
             "games": [{"number": g.number, "record": g.record, "points": g.points,
                        "signer": g.signer, "initials": g.initials, "note": g.note,
                        "seat_initials": g.seat_initials or {},
+                       "ruled_at": _when(g.ruled_at),
                        "created_at": _when(g.created_at), "updated_at": _when(g.updated_at)}
                       for g in sorted(s.games, key=lambda g: g.number)],
             "signoffs": [{"seat": o.seat, "initials": o.initials,
@@ -215,6 +217,9 @@ def _seating_by_number(tournament: Tournament) -> dict | None:
     if not tournament.imported_seating:
         return None
     numbers = {p.id: p.number for p in tournament.players}
-    return {round_no: {table: {seat: numbers.get(pid) for seat, pid in seats.items()}
-                       for table, seats in tables.items()}
-            for round_no, tables in tournament.imported_seating.items()}
+    rounds = {number: stored_round(tournament.imported_seating, number)
+              for number in range(1, tournament.rounds + 1)}
+    return {str(number): {str(table): {seat: numbers[pid] for seat, pid in seats.items()
+                                       if pid in numbers}
+                          for table, seats in tables.items()}
+            for number, tables in rounds.items() if tables}

@@ -3,6 +3,7 @@ player number), substitutions, and the competitions they enter."""
 
 from __future__ import annotations
 
+from core.words import SEATS
 from models import (
     Competition,
     CompetitionEntry,
@@ -39,7 +40,7 @@ def read_players(data: dict, info: dict, into: Into) -> None:
         players[number] = player
     if info.get("imported_seating"):
         db.session.flush()
-        into.tournament.imported_seating = _seating_by_id(info["imported_seating"], players)
+        into.tournament.imported_seating = _seating_by_id(info["imported_seating"], into)
 
 
 def read_substitutions(data: dict, into: Into) -> None:
@@ -74,15 +75,47 @@ def read_competitions(data: dict, into: Into) -> None:
         competitions.append(competition)
 
 
-def _seating_by_id(value, players: dict) -> dict | None:
-    """The imported seating back from player numbers; anything unreadable is dropped (the
-    director imports the seating again)."""
+def _seating_by_id(value, into: Into) -> dict:
+    """The imported seating back from player numbers, refused unless it has the shape the
+    seating import makes: every table and player page reads it, so a table "x" or a seat
+    nobody holds would break them all."""
+    what = "The organiser's seating in this backup"
     if not isinstance(value, dict):
-        return None
-    try:
-        return {str(round_no): {str(table): {seat: players[number].id
-                                             for seat, number in seats.items()}
-                                for table, seats in tables.items()}
-                for round_no, tables in value.items()}
-    except (AttributeError, KeyError, TypeError):
-        return None
+        raise BackupError(f"{what} is damaged.")
+    out: dict[str, dict] = {}
+    for round_key, tables in value.items():
+        round_no = _number_key(round_key)
+        if round_no is None or not 1 <= round_no <= into.rounds_count:
+            raise BackupError(f"{what} has a round “{round_key[:20]}”: a round is a number "
+                              f"from 1 to {into.rounds_count}.")
+        if not isinstance(tables, dict):
+            raise BackupError(f"{what} is damaged (round {round_no}).")
+        seated: set[int] = set()
+        out[str(round_no)] = by_table = {}
+        for table_key, seats in tables.items():
+            table = _number_key(table_key)
+            if table is None or table not in into.tokens:
+                raise BackupError(f"{what} has a table “{table_key[:20]}” in round {round_no}:"
+                                  " a table is the number of one of the backup's tables.")
+            if not isinstance(seats, dict):
+                raise BackupError(f"{what} is damaged (round {round_no}, table {table}).")
+            by_table[str(table)] = {}
+            for seat, number in seats.items():
+                if seat not in SEATS:
+                    raise BackupError(f"{what} has a seat “{str(seat)[:20]}”: a seat is one "
+                                      "of E, S, W, N.")
+                if isinstance(number, bool) or number not in into.players:
+                    raise BackupError(f"{what} seats a player who is not in the backup "
+                                      f"(round {round_no}, table {table}).")
+                if number in seated:
+                    raise BackupError(f"{what} seats player {number} twice in round "
+                                      f"{round_no}.")
+                seated.add(number)
+                by_table[str(table)][seat] = into.players[number].id
+    return out
+
+
+def _number_key(key: str) -> int | None:
+    """A JSON key that is a table's or a round's number as the seating import writes it."""
+    text = str(key)
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else None

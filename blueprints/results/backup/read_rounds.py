@@ -18,6 +18,7 @@ from .checks import (
     _instant,
     _int,
     _text,
+    round_clock,
 )
 from .read_tournament import Into
 
@@ -38,13 +39,7 @@ def read_rounds(data: dict, into: Into) -> None:
     for entry in _entries(data, "rounds"):
         number = _int(entry.get("number"), "A round number", 1, rounds_count)
         rnd = Round(
-            tournament_id=tid, number=number,
-            duration_seconds=_int(entry.get("duration_seconds"), "A round's length", 0,
-                                  24 * 3600),
-            started_at=_instant(entry.get("started_at")),
-            paused_at=_instant(entry.get("paused_at")),
-            paused_seconds=_int(entry.get("paused_seconds", 0), "A round's paused time"),
-            ended_at=_instant(entry.get("ended_at")),
+            tournament_id=tid, number=number, **round_clock(entry, number),
             pause_reason=_text(entry.get("pause_reason"), "A pause reason", 200),
             clock_version=_int(entry.get("clock_version", 0), "A clock version"))
         seats = entry.get("seats")

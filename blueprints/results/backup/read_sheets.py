@@ -62,6 +62,7 @@ def read_sheets(data: dict, into: Into) -> None:
                 initials=_text(game.get("initials"), "A game's initials", 8),
                 seat_initials=_seat_initials(game.get("seat_initials")),
                 note=_text(game.get("note"), "A game's note", 280),
+                ruled_at=_instant(game.get("ruled_at"), "A game's ruling time"),
                 created_at=_instant(game.get("created_at")),
                 updated_at=_instant(game.get("updated_at"))))
         for stored, lines in zip(sheet.games, round_lines(rules, parsed), strict=True):

@@ -1,6 +1,7 @@
-"""Writes chime.wav beside this file: a soft two-note "ding-dong" (G5 then E5, with a bell's
+"""Writes static/audio/chime.wav: a soft two-note "ding-dong" (G5 then E5, with a bell's
 overtones and an exponential decay), 8 kHz 8-bit mono, about 10 KB. Our own sound, so no
-licence question: `python static/audio/make_chime.py`."""
+licence question: `python tools/make_chime.py`. Kept out of static/, which serves assets
+only."""
 
 import math
 import wave
@@ -30,7 +31,8 @@ def main() -> None:
     frames = bytes(
         max(0, min(255, round(128 + 127 * sample(i / RATE)))) for i in range(int(RATE * SECONDS))
     )
-    with wave.open(str(Path(__file__).with_name("chime.wav")), "wb") as out:
+    target = Path(__file__).resolve().parent.parent / "static" / "audio" / "chime.wav"
+    with wave.open(str(target), "wb") as out:
         out.setnchannels(1)
         out.setsampwidth(1)
         out.setframerate(RATE)
