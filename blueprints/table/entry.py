@@ -27,7 +27,7 @@ PENALTY_LABELS = {
 
 # What the scores box says while a question is still unanswered (in the form's words).
 NEXT_QUESTION = {
-    "outcome": "Next: how did the game end?",
+    "outcome": "Next: who made Mah Jongg, or how did the game end?",
     "winner": "Next: who made Mah Jongg?",
     "value": "Next: what is the hand worth on the card?",
     "win_by": "Next: was the winning tile self-picked or thrown?",
@@ -125,6 +125,8 @@ def plan(form: GameForm, rules: RuleSet) -> dict[str, str]:
         has_value = True
     required = [
         ("outcome", True, bool(outcome)),
+        # asked with the ending ("South · Gloria Park"), on its own only when a post named
+        # a Mah Jongg without its winner
         ("winner", mahjong, bool(form.winner.data)),
         ("value", mahjong, has_value),
         ("win_by", mahjong, bool(form.win_by.data) and (not thrown or bool(form.thrown_by()))),
@@ -169,6 +171,8 @@ def errors_at_steps(error: FieldError, form: GameForm) -> dict[str, str]:
     if error.field == "in_error" and form.outcome.data in ("error_all_exposed",
                                                            "error_one_intact"):
         step = "in_error"
+    if error.field == "winner" and form.winner.data:
+        step = "outcome"  # the winner was chosen with the ending
     if error.field == "dead" and form.outcome.data in DEAD_CHANGES_POINTS:
         step = "dead"
     return {step: message}

@@ -201,11 +201,11 @@ def answer_chips(form, plan: dict[str, str], seats, outcome_choices) -> Markup:
         if plan.get(step) != "done":
             continue
         if step == "outcome":
-            if outcome != "mahjong" or plan.get("winner") != "done":
-                words.append((step, names.get(outcome, outcome)))
+            words.append((step, f"{seat(form.winner.data)} won"
+                          if outcome == "mahjong" and form.winner.data
+                          else names.get(outcome, outcome)))
         elif step == "winner":
-            words.append(("outcome" if plan.get("outcome") == "done" else step,
-                          f"{seat(form.winner.data)} won"))
+            continue  # said with the ending
         elif step == "value":
             try:
                 words.append((step, str(form.card_value())))
@@ -245,7 +245,12 @@ def wizard(form, seats, rules, plan: dict[str, str], errors: dict[str, str],
     extras = described_by(errors, "extras")
     outcomes = tuple(outcome_choices)
     buttons = SimpleNamespace(
-        outcome=radios("outcome", outcomes[:3], outcome, described_by(errors, "outcome")),
+        # who won is how the game ended: "South · Gloria Park" is one tap for both
+        winners=seat_radios("outcome", tuple((f"mahjong:{seat}", label)
+                                             for seat, label in seat_choices),
+                            f"mahjong:{winner}" if outcome == "mahjong" and winner else None,
+                            described_by(errors, "outcome")),
+        outcome=radios("outcome", outcomes[1:3], outcome, described_by(errors, "outcome")),
         rare=(radios("outcome", outcomes[3:], outcome, described_by(errors, "outcome"))
               if len(outcomes) > 3 else None),
         rare_chosen=outcome in [value for value, _ in outcomes[3:]],

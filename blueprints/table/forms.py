@@ -190,7 +190,17 @@ class GameAnswers:
 
 
 class GameForm(GameAnswers, VersionedForm):
-    """One game as a phone posts it (and as the entry page shows it: GameDefaults)."""
+    """One game as a phone posts it (and as the entry page shows it: GameDefaults).
+
+    The entry page asks who won and how the game ended as one question: outcome
+    "mahjong:S" is a Mah Jongg by South (read here into outcome and winner)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        outcome = self.outcome.data or ""
+        if outcome.startswith("mahjong:"):
+            self.outcome.data = "mahjong"
+            self.winner.data = outcome.removeprefix("mahjong:") or self.winner.data
 
     game_no = RowNumberField(validators=[Optional()])
     # "new" (the next game) or "correction" (of an entered game): after a conflict a new

@@ -81,8 +81,14 @@
       again.addEventListener("click", resendStep);
       box.appendChild(again);
     }
-    if (where.saving) { where.spot.insertBefore(box, where.spot.firstChild); }
-    else if (where.after && where.spot.contains(where.after)) {
+    if (where.saving) {
+      // above the button, which stays in sight clear of the call bar (scroll-margin in
+      // table.css): the note never pushes it under the bar
+      where.spot.parentNode.insertBefore(box, where.spot);
+      where.spot.scrollIntoView({block: "nearest"});
+      return;
+    }
+    if (where.after && where.spot.contains(where.after)) {
       where.after.parentNode.insertBefore(box, where.after.nextSibling);
     } else { where.spot.appendChild(box); }
     // in sight, clear of the call bar (scroll-margin in table.css)
