@@ -100,6 +100,11 @@ def done(target: str, message: str | None = None, shown=None):
         response = make_response(shown())
         if response.headers.get("HX-Retarget") == "body":
             response.headers["HX-Push-Url"] = target
+        elif message:
+            # a part swapped in place shows what changed itself (a confirmed row); its
+            # message would otherwise wait for the next whole page
+            session["_flashes"] = [f for f in session.get("_flashes", [])
+                                   if f != ("message", message)]
         return response
     if wants_partial():
         response = make_response("", 200)
