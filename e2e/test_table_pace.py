@@ -154,6 +154,7 @@ def play_round(table: Table, base: str, code: str, token: str) -> None:
                        ("N", "Dolores Ortiz")):
         if seat != "E":
             table.hand_over()
+        expect(page.locator(f"#confirm-{seat}")).to_contain_text(f"{name}: ")
         table.tap(page.locator(f"#confirm-{seat}"), page.locator(f"#confirmed-{seat}"))
     table.hand_over()  # back to East
     table.tap(page.get_by_role("button", name="Submit round 1"),
