@@ -108,8 +108,7 @@
       note(where, "No answer from the server: the Wi-Fi may be down. " + (where.boosted
         ? "Tap again" + (where.form.method === "get" ? "."
           : ": if the first tap got through, it counts only once.")
-        : "Your answers are kept here. This phone sends them again by itself as soon as " +
-          "the Wi-Fi is back; it counts only once."));
+        : "Your answers are kept. This phone tries again by itself; it counts once."));
       if (!where.boosted || where.form.method !== "get") { retryLater(where.form, event); }
     } else {
       note(where, "Not sent: no connection. Your answer is kept.", "Send this answer again");
