@@ -47,7 +47,7 @@ FIELD_STEP = {
     "misnamed_discard": "hand", "quint": "hand", "jokerless": "hand",
     "singles_and_pairs": "hand", "misnamer": "misnamer", "intact": "intact",
     "dead": "extras", "in_error": "extras", "penalties": "extras", "adjustments": "outcome",
-    "initials": "sign", "reason": "reason", "sheet": "sheet", "game": "sheet",
+    "initials": "sign", "sign": "sign", "reason": "reason", "sheet": "sheet", "game": "sheet",
     "note": "extras",
 }
 

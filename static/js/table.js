@@ -137,7 +137,9 @@
   }
   window.addEventListener("online", function () { if (retry) { sendAgain(); } });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (retry && event.detail.successful) { stopRetry(); }
+    // only the resent write's own answer (not the page's poll) ends the resending
+    if (retry && event.detail.successful &&
+        (event.detail.elt === retry.form || !retry.form.isConnected)) { stopRetry(); }
   });
 
   document.addEventListener("htmx:responseError", function (event) {

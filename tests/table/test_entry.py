@@ -361,3 +361,131 @@ def test_the_table_and_entry_pages_and_preview_leave_nothing_to_the_garbage_coll
     assert left_in_cycles(*pages) == []
     preview = pages[2]().get_data(as_text=True)
     assert "What is the hand worth" in preview
+
+
+# ---- the signer's tap, the thrower in one tap, "Any dead hands?" ----------------------
+
+
+def name_seat(east, seat, name, round_no=1):
+    """Give the player in `seat` at East's table (this round) the name `name`."""
+    from models import Player, Round, Seating
+
+    rnd = db.session.scalar(db.select(Round).where(
+        Round.tournament_id == east.tournament.id, Round.number == round_no))
+    player = db.session.scalar(db.select(Player).join(
+        Seating, Seating.player_id == Player.id).where(
+        Seating.round_id == rnd.id, Seating.table_id == east.table.id, Seating.seat == seat))
+    player.name = name
+    db.session.commit()
+
+
+def sign_button(text):
+    """(seat, words) of the signer's button on an entry page, or None."""
+    found = re.search(r'<button type="submit"[^>]* name="signed_by" value="(\w)"[^>]*>'
+                      r'(.*?)</button>', text, re.S)
+    return (found.group(1), " ".join(found.group(2).split())) if found else None
+
+
+def test_the_signers_tap_writes_the_initials_of_their_name_on_the_game_and_the_total(east):
+    name_seat(east, "S", "Bea Goldberg")
+    name_seat(east, "W", "Carol Chen")
+    answers = {"outcome": "mahjong", "winner": "S", "value": "25", "win_by": "self"}
+    preview = east.post("/game/preview", east.game_data(1, initials="", **answers),
+                        headers=HX).get_data(as_text=True)
+    assert sign_button(preview) == ("S", "Bea Goldberg: 35 is right")  # the winner signs
+    assert 'name="initials"' not in preview
+    assert east.save(1, initials="", signed_by="S", **answers).status_code == 303
+    [game] = games(east)
+    assert game.signer == "S" and game.initials == "BG" and game.points["S"] == 35
+    assert "Bea Goldberg (South) initialled the scores: BG." in east.get().get_data(
+        as_text=True)
+    # West signs a wall game: "Carol Chen: these are right" -> CC
+    preview = east.post("/game/preview", east.game_data(2, initials="", outcome="wall"),
+                        headers=HX).get_data(as_text=True)
+    assert sign_button(preview) == ("W", "Carol Chen: these are right")
+    assert east.save(2, initials="", signed_by="W", outcome="wall").status_code == 303
+    assert games(east)[1].initials == "CC"
+    east.save(3, outcome="wall")
+    east.save(4, outcome="time")
+    # the review: Bea's one button for her round total, posted with no initials
+    review = east.get("/review").get_data(as_text=True)
+    button = re.search(r'id="confirm-S"[^>]*>(.*?)</button>', review, re.S)
+    assert button and "Bea Goldberg" in button.group(1) and 'id="total-S">55<' in button.group(1)
+    shown = dict(re.findall(r'id="initials-S-(\w+)" name="\w+" type="hidden" value="([^"]*)"',
+                            review))
+    assert "initials" not in shown
+    response = east.post("/initial", {**shown, "seat": "S"})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    assert {s.seat: s.initials for s in east.sheet().signoffs} == {"S": "BG"}
+    row = re.search(r'id="confirmed-S">(.*?)</p>', east.get("/review").get_data(as_text=True),
+                    re.S)
+    assert row and "Bea Goldberg" in row.group(1) and "BG" in row.group(1)
+
+
+@pytest.mark.parametrize("tapped", ["W", "N", "Z"])
+def test_a_tap_by_someone_who_does_not_sign_is_refused_and_nothing_is_saved(east, tapped):
+    """South won: South signs. A button of another seat (a page shown before the answers
+    changed, or a forged post) saves nothing and says so at the sign step."""
+    response = east.save(1, initials="", signed_by=tapped, outcome="mahjong", winner="S",
+                         value="25", win_by="self")
+    text = response.get_data(as_text=True)
+    assert response.status_code == 422
+    message = re.search(r'id="err-sign">([^<]*)<', text)
+    assert message and "check the scores again" in message.group(1), text
+    assert games(east) == []
+    assert db.session.scalar(db.select(db.func.count()).select_from(AuditEvent)
+                             .where(AuditEvent.action.like("game.%"))) == 0
+    # South's own button is shown again, for the scores as they are
+    assert sign_button(text) == ("S", "Player 2: 35 is right")
+
+
+@pytest.mark.parametrize("ending", [
+    {"outcome": "wall"},
+    {"outcome": "misnamed_tile", "misnamer": "S"},
+])
+def test_a_game_without_an_answer_to_any_dead_hands_is_refused_at_that_step(east, ending):
+    """TNT, wall game: "+10 for each player except players whose hands have been declared
+    dead"; "0 points for a dead hand ... do not receive the 10-point wall game bonus."
+    (/work/shared/rules/000_5ca60a422e8b9084.txt). Where a dead hand changes the points
+    (forms.DEAD_CHANGES_POINTS) the page asks "Any dead hands?": no answer is never read
+    as "none"."""
+    data = east.game_data(1, **ending)
+    del data["no_dead"]
+    response = east.post("/game", data)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 422
+    message = re.search(r'id="err-dead">([^<]*)<', text)
+    assert message and "a dead hand scores 0" in message.group(1), text
+    assert 'id="err-sign"' not in text
+    assert games(east) == []
+    # the question, with each seat and "No dead hands"
+    step = re.search(r'<fieldset[^>]* id="step-dead">(.*?)</fieldset>', text, re.S)
+    assert step and "Any dead hands?" in step.group(1)
+    assert all(f'name="dead" id="dead-{seat}" value="{seat}"' in step.group(1)
+               for seat in "ESWN")
+    assert 'name="no_dead"' in step.group(1) and "No dead hands" in step.group(1)
+    # nor are scores previewed before the answer
+    preview = east.post("/game/preview", data, headers=HX).get_data(as_text=True)
+    assert 'class="score-points"' not in preview and sign_button(preview) is None
+    # answered: North's dead hand scores 0, the others their points
+    assert east.save(1, dead=["N"], **ending).status_code == 303
+    [game] = games(east)
+    assert game.points["N"] == 0 and game.record["dead"] == ["N"]
+    if ending["outcome"] == "wall":
+        assert game.points == {"E": 10, "S": 10, "W": 10, "N": 0}
+
+
+def test_thrown_by_west_in_one_tap_records_the_discarder_and_the_exposures(east):
+    """win_by "thrown:W" ("Thrown by West") is how the tile came and who threw it."""
+    entry = east.get("/game").get_data(as_text=True)
+    assert 'name="thrower"' not in entry  # no thrower step of its own
+    response = east.save(1, outcome="mahjong", winner="S", value="30", win_by="thrown:W",
+                         exposures="2")
+    assert response.status_code == 303, response.get_data(as_text=True)
+    [game] = games(east)
+    assert game.record["discarder"] == "W" and game.record["exposures"] == 2
+    assert not game.record.get("self_picked")
+    assert game.points == {"E": 0, "S": 30, "W": -10, "N": 0}  # TNT: 2 exposures, -10
+    correction = east.get("/game", g=1).get_data(as_text=True)
+    assert 'id="win_by-thrown:W" value="thrown:W" checked' in correction
+    assert 'id="exposures-2" value="2" checked' in correction
