@@ -8,8 +8,6 @@ import html
 import re
 import secrets
 
-import pytest
-
 from blueprints.table import sheet_writes
 from blueprints.table.forms import DEAD_CHANGES_POINTS
 from core import sheets
