@@ -1,6 +1,7 @@
-"""East's round, a table's call and a director's queue work, as a phone does them: plain
-form posts, following redirects, and the entry wizard's htmx preview at each answer
-tapped, as a phone with JavaScript asks for it. The hidden fields
+"""East's round, a table's call and a director's queue work, as a phone does them: the
+entry wizard's htmx preview at each answer tapped and the sheet's writes through htmx,
+whose answer is the page that follows (no redirect to follow), as a phone with
+JavaScript sends them; the call and the queue as plain form posts. The hidden fields
 of each form (sheet version, idempotency key, round) are read from the page just served,
 as a browser would send them. Used by the benchmark and by the fault tests."""
 
@@ -40,19 +41,25 @@ class Forms:
 
 
 def game_fields(game: dict, signer: str) -> dict:
-    """The entry form's fields for one game record of bench.flows.GAMES."""
-    fields = {"outcome": game["outcome"], "initials": signer * 2}
-    if game["outcome"] == "mahjong":
-        fields.update(winner=game["winner"], value=str(game["value"]))
+    """The entry form's fields for one game record of bench.flows.GAMES, as the page's
+    buttons post them: who won with how the game ended, the thrower with how the tile
+    came, the dead hands where they are asked, and last the signer's own button."""
+    outcome = game["outcome"]
+    fields = {"outcome": f"mahjong:{game['winner']}" if outcome == "mahjong" else outcome}
+    if outcome == "mahjong":
+        fields["value"] = str(game["value"])
         if game.get("self_picked"):
             fields["win_by"] = "self"
         else:
-            fields.update(win_by="thrown", thrower=game["discarder"],
+            fields.update(win_by=f"thrown:{game['discarder']}",
                           exposures=str(game.get("exposures", 0)))
         if game.get("jokerless"):
             fields["jokerless"] = "y"
     if game.get("dead"):
         fields["dead"] = game["dead"]
+    elif outcome != "mahjong":
+        fields["no_dead"] = "y"
+    fields["signed_by"] = signer
     return fields
 
 
@@ -63,8 +70,8 @@ def preview_of(action: str) -> str:
 
 def steps_of(fields: dict) -> list[dict]:
     """The wizard's answers as tapped one by one: each step's form holds the answers so
-    far (the initials come last, with the save)."""
-    answers = [(k, v) for k, v in fields.items() if k != "initials"]
+    far (the signer's tap comes last: it is the save)."""
+    answers = [(k, v) for k, v in fields.items() if k != "signed_by"]
     return [dict(answers[:i]) for i in range(1, len(answers) + 1)]
 
 
@@ -72,13 +79,6 @@ def signer_of(game: dict) -> str:
     if game["outcome"] != "mahjong":
         return "W"
     return SIGNERS.get(game["winner"], game["winner"])
-
-
-async def follow(client, label: str, response):
-    """Follow a post's redirect like a browser (counted under the same label + ' page')."""
-    if response is not None and response.status_code in (302, 303):
-        return await client.request(label + " page", "GET", response.headers["Location"])
-    return response
 
 
 async def enter_games(client, seed, number: int, games: list[dict], retries: int = 0) -> None:
@@ -101,9 +101,9 @@ async def enter_games(client, seed, number: int, games: list[dict], retries: int
             await client.request("game step", "POST", preview_of(action),
                                  data={**form["fields"], **answers},
                                  headers={"HX-Request": "true"}, retries=retries)
-        response = await client.request("save game", "POST", action,
-                                        data={**form["fields"], **fields}, retries=retries)
-        await follow(client, "save game", response)
+        # the answer is the table's page (pages.done): nothing to follow
+        await client.request("save game", "POST", action, data={**form["fields"], **fields},
+                             headers={"HX-Request": "true"}, retries=retries)
 
 
 async def enter_round(client, seed, number: int, games: list[dict], retries: int = 0) -> None:
@@ -128,17 +128,15 @@ async def submit_round(client, seed, number: int, retries: int = 0) -> None:
         form = Forms(review.text).find("/initial", seat=seat)
         if form is None:
             continue  # already initialled (a retry)
-        response = await client.request("initial", "POST", form["action"],
-                                        data={**form["fields"], "initials": seat * 2},
-                                        retries=retries)
-        review = await follow(client, "initial", response)
+        # the player's tap: the answer is the review again, swapped in place
+        review = await client.request("initial", "POST", form["action"], data=form["fields"],
+                                      headers={"HX-Request": "true"}, retries=retries)
     if review is None:
         return
     form = Forms(review.text).find("/submit")
     if form is not None:
-        response = await client.request("submit", "POST", form["action"], data=form["fields"],
-                                        retries=retries)
-        await follow(client, "submit", response)
+        await client.request("submit", "POST", form["action"], data=form["fields"],
+                             headers={"HX-Request": "true"}, retries=retries)
 
 
 async def call_director(client, seed, number: int) -> None:

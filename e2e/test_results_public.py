@@ -57,14 +57,13 @@ def table_token(live_server, code, number):
 
 def east_submits_a_self_picked_50_for_south(phone, table_url):
     """Table 1, round 1, through its pages: South (player 2) self-picks a 50, the other
-    games are recorded as time called, every player initials, East submits."""
+    games are recorded as time called, every player confirms, East submits."""
     phone.goto(table_url)
     phone.get_by_role("link", name="Enter game 1").click()
-    tap(phone, "outcome", "mahjong")
-    tap(phone, "winner", "S")
+    tap(phone, "outcome", "mahjong:S")
     tap(phone, "value", "50")
     tap(phone, "win_by", "self")
-    save(phone, "PT", "Hand the phone to Player 2 (South) to initial game 1", 1)
+    save(phone, "Player 2: 60 is right", 1)
     return phone
 
 
@@ -74,13 +73,13 @@ def initial_and_submit(phone):
     phone.get_by_label("Yes, the director called time").check()
     phone.get_by_role("button", name=re.compile("as time called")).click()
     expect(phone.locator(".flash", has_text="recorded as time called")).to_be_visible()
-    for seat in ("E", "S", "W", "N"):
-        phone.locator(f"#initials-{seat}").fill("PP")
-        phone.locator(f"#initials-{seat}").locator("xpath=..").get_by_role(
-            "button", name="Initial").click()
-        # the answer replaces the page (hx-boost): the box is gone once it is in
-        expect(phone.locator(f"#initials-{seat}")).to_have_count(0)
-    expect(phone.locator(".signed-line", has_text="Initialled PP")).to_have_count(4)
+    for number, seat in enumerate(("E", "S", "W", "N"), start=1):
+        phone.locator(f"#confirm-{seat}").click()
+        # the answer replaces the review where it is: the button is a confirmed row
+        expect(phone.locator(f"#confirmed-{seat}")).to_contain_text(
+            f"\u2713 Player {number}: ")
+        expect(phone.locator(f"#confirm-{seat}")).to_have_count(0)
+    expect(phone.locator("[id^=confirmed-]")).to_have_count(4)
     phone.get_by_role("button", name="Submit round 1").click()
     expect(phone.get_by_text(re.compile(r"Submitted \d\d:\d\d, changes only by the director"))
            ).to_be_visible()

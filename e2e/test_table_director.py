@@ -44,8 +44,9 @@ def test_director_amends_with_a_reason_and_verifies(live_server, page):
     expect(page.get_by_text("changes only by the director")).to_be_visible()
     assert_accessible(page)
     page.get_by_role("link", name="Amend game 2").click()
-    page.locator("label[for=outcome-mahjong]").click()
-    page.locator("label[for=winner-N]").click()
+    # game 2's answers are folded: its ending, tapped, opens the question again
+    page.locator("#entry ul.answers button", has_text="Wall game").click()
+    page.locator("label[for='outcome-mahjong\\:N']").click()
     page.locator("label[for=value-25]").click()
     page.locator("label[for=win_by-self]").click()
     expect(page.locator("#live-scores .score-points").nth(3)).to_have_text("35")

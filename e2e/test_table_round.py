@@ -1,6 +1,7 @@
-"""East enters a whole round on a phone: four games, the right person initials each, every
-player initials the total, East submits, the sheet locks, and a player looks up their seat
-and sees the same points. Once under TNT and once under Hidden Tile, with their numbers."""
+"""East enters a whole round on a phone: four games, the right person signs each with one
+tap on their own name, every player confirms their total with one tap, East submits, the
+sheet locks, and a player looks up their seat and sees the same points. Once under TNT
+and once under Hidden Tile, with their numbers."""
 
 from __future__ import annotations
 
@@ -41,7 +42,9 @@ def seed(live_server, preset, with_director=False):
 
 
 def tap(page, name, value):
-    """Tap one big button (the label of a radio or checkbox)."""
+    """Tap one big button (the label of a radio or checkbox); a value with a colon
+    ("mahjong:S", "thrown:W") is escaped for CSS here."""
+    value = value.replace("\\:", ":").replace(":", "\\:")
     page.locator(f"label[for='{name}-{value}']").click()
 
 
@@ -49,15 +52,24 @@ def live_score(page, seat_index):
     return page.locator("#live-scores .score-points").nth(seat_index)
 
 
-def save(page, initials, signer_words, game_no):
-    expect(page.locator("label[for=initials]")).to_contain_text(signer_words)
-    page.locator("#initials").fill(initials)
-    page.get_by_role("button", name=f"Save game {game_no}").click()
+def save(page, button_words, game_no):
+    """The signer taps their own button ("Bea Goldberg: 35 is right"): the game is saved
+    with the initials from their name, and the table page comes back saying so."""
+    button = page.locator(".sign-button")
+    expect(button).to_have_text(button_words)
+    button.click()
+    expect(page.locator(".flash", has_text=f"Game {game_no} saved.")).to_be_visible()
     expect(page.locator("h1")).to_contain_text("Table 1")
 
 
 def sheet_row(page, game_no):
     return page.locator("#sheet .game-card").nth(game_no - 1)
+
+
+def confirm(page, seat, name, initials):
+    """A player's one tap on their own total in the review."""
+    page.locator(f"#confirm-{seat}").click()
+    expect(page.locator(f"#confirmed-{seat}")).to_contain_text(f"\u2713 {name}: {initials}")
 
 
 def enter_round(page, live_server, code, token, numbers, time_via_button):
@@ -70,53 +82,81 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
 
     # Game 1: South self-picks a jokerless hand worth 30.
     page.get_by_role("link", name="Enter game 1").click()
-    expect(page.locator("#step-winner")).to_be_hidden()  # steps appear one by one
+    expect(page.locator("#step-outcome legend")).to_have_text(
+        "Who made Mah Jongg in game 1?")
+    expect(page.locator("label[for='outcome-mahjong\\:S']")).to_contain_text(
+        "South \u00b7 Bea Goldberg")
+    expect(page.locator("#step-value")).to_be_hidden()  # steps appear one by one
+    expect(page.locator(".sign-button")).to_have_count(0)
     assert_accessible(page)
-    tap(page, "outcome", "mahjong")
-    tap(page, "winner", "S")
+    tap(page, "outcome", "mahjong:S")  # who won and how it ended: one tap
     expect(page.locator("#step-value")).to_be_visible()
+    expect(page.locator("#step-winner")).to_have_count(0)  # no separate winner step
+    expect(page.locator("#entry ul.answers")).to_contain_text("South won")
     screenshot(page, f"table-{numbers['key']}-entry-step")
     tap(page, "value", "30")
     tap(page, "win_by", "self")
-    expect(page.locator("#step-thrower")).to_be_hidden()  # no thrower for a self-pick
+    expect(page.locator("#step-exposures")).to_be_hidden()  # none for a self-pick
     page.locator("label[for=jokerless]").click()
     expect(live_score(page, 1)).to_have_text(str(numbers["g1_south"]))
     expect(live_score(page, 0)).to_have_text("X")
-    expect(page.locator("#live-scores")).to_contain_text(numbers["jokerless_words"])
+    # how the points were counted, folded under the sign button
+    page.get_by_text("How these points were counted").click()
+    expect(page.locator("#step-sign details.why")).to_contain_text(numbers["jokerless_words"])
     screenshot(page, f"table-{numbers['key']}-entry")
     assert_accessible(page)
-    # saving without the initials is refused at the field; nothing East tapped is lost
-    page.get_by_role("button", name="Save game 1").click()
-    expect(page.locator("#err-sign")).to_contain_text("initials")
-    expect(page.locator("#winner-S")).to_be_checked()
+    # a folded answer reopens its question; changing it keeps the rest
+    page.locator("#entry ul.answers button", has_text="30").click()
+    expect(page.locator("#step-value")).to_be_visible()
+    expect(page.locator("#value-30")).to_be_checked()
     expect(page.locator("#jokerless")).to_be_checked()
-    save(page, "BG", "Hand the phone to Bea Goldberg (South) to initial game 1", 1)
+    # no typing: the winner signs with one tap on their own name
+    expect(page.locator("#initials")).to_have_count(0)
+    save(page, f"Bea Goldberg: {numbers['g1_south']} is right", 1)
     expect(sheet_row(page, 1)).to_contain_text("Bea Goldberg (South) won, self-picked.")
+    expect(sheet_row(page, 1).locator(".initials")).to_have_text(
+        "Bea Goldberg (South) initialled the scores: BG.")
     expect(sheet_row(page, 1).locator(".score-points").nth(1)).to_have_text(
         str(numbers["g1_south"]))
 
-    # Game 2: North throws to East's hand of 25 with 2 exposures.
+    # Game 2: North throws to East's hand of 25 with 2 exposures; the value is typed,
+    # and sent only once it reads as a whole card value.
     page.get_by_role("link", name="Enter game 2").click()
-    tap(page, "outcome", "mahjong")
-    tap(page, "winner", "E")
-    page.locator("#value_other").fill("25")
-    tap(page, "win_by", "thrown")
-    tap(page, "thrower", "N")
+    tap(page, "outcome", "mahjong:E")
+    expect(page.locator("#step-value")).to_be_visible()
+    previews = []
+    page.on("request", lambda r: "/game/preview" in r.url and previews.append(r.url))
+    page.locator("#value_other").press_sequentially("2")
+    page.wait_for_timeout(600)
+    assert previews == []  # a half-typed "2" is not sent
+    expect(page.locator("#step-win_by")).to_be_hidden()
+    page.locator("#value_other").press_sequentially("5")
+    expect(page.locator("#step-win_by")).to_be_visible()
+    expect(page.locator("label[for='win_by-thrown\\:N']")).to_contain_text(
+        "Thrown by North")
+    tap(page, "win_by", "thrown:N")
+    expect(page.locator("#step-thrower")).to_have_count(0)  # the thrower came with it
     tap(page, "exposures", "2")
+    expect(page.locator("#entry ul.answers")).to_have_text(
+        re.compile("East won.*25.*North threw.*2 exposures", re.S))
     expect(live_score(page, 3)).to_have_text(str(numbers["g2_thrower"]))
     expect(live_score(page, 0)).to_have_text("25")
-    save(page, "CC", "Hand the phone to Carol Chen (West) to initial game 2", 2)
+    save(page, "Carol Chen: these are right", 2)  # West signs East's win
     expect(sheet_row(page, 2).locator(".score-points").nth(3)).to_have_text(
         str(numbers["g2_thrower"]))
+    expect(sheet_row(page, 2).locator(".initials")).to_contain_text("CC")
 
-    # Game 3: a wall game; North's hand was dead.
+    # Game 3: a wall game; North's hand was dead. The dead hands are asked first.
     page.get_by_role("link", name="Enter game 3").click()
     tap(page, "outcome", "wall")
-    page.get_by_text("Dead hands, penalties or a note").click()
+    expect(page.locator("#step-dead")).to_be_visible()
+    expect(page.locator("#step-dead legend")).to_have_text("Any dead hands?")
+    expect(page.locator("label[for=no_dead]")).to_contain_text("No dead hands")
+    expect(page.locator(".sign-button")).to_have_count(0)
     tap(page, "dead", "N")
     expect(live_score(page, 3)).to_have_text("X")
     expect(live_score(page, 2)).to_have_text("10")
-    save(page, "CC", "Hand the phone to Carol Chen (West) to initial game 3", 3)
+    save(page, "Carol Chen: these are right", 3)
 
     # Game 4: time is called before it ends.
     if time_via_button:
@@ -129,18 +169,28 @@ def enter_round(page, live_server, code, token, numbers, time_via_button):
         page.get_by_role("link", name="Enter game 4").click()
         tap(page, "outcome", "time")
         expect(page.locator("#live-scores")).to_contain_text(numbers["time_words"])
-        save(page, "CC", "Hand the phone to Carol Chen (West) to initial game 4", 4)
+        save(page, "Carol Chen: these are right", 4)
         page.get_by_role("link", name=re.compile("Review the round")).click()
 
-    # Review: every player initials their own total, then East submits.
+    # Review: every player confirms their own total with one tap, then East submits.
     expect(page.locator("#total-S")).to_have_text(numbers["total_south"])
+    expect(page.locator("#confirm-S")).to_have_text(
+        f"Bea Goldberg: {numbers['total_south']} is right")
+    expect(page.get_by_role("button", name="Initial")).to_have_count(0)
+    expect(page.locator("#review input:not([type=hidden])")).to_have_count(0)  # no boxes
+    # the buttons and Submit come before the sheet they confirm
+    submit_box = page.get_by_role("button", name="Submit round 1").bounding_box()
+    assert submit_box["y"] < page.locator("#sheet").bounding_box()["y"]
     screenshot(page, f"table-{numbers['key']}-review")
     assert_accessible(page)
-    for seat, initials in (("E", "RA"), ("S", "BG"), ("W", "CC"), ("N", "DO")):
-        page.locator(f"#initials-{seat}").fill(initials)
-        page.locator(f"#initials-{seat}").locator("xpath=..").get_by_role(
-            "button", name="Initial").click()
-        expect(page.locator(".signed-line", has_text=f"Initialled {initials}")).to_be_visible()
+    url = page.url
+    for seat, name, initials in (("E", "Ruth Abrams", "RA"), ("S", "Bea Goldberg", "BG"),
+                                 ("W", "Carol Chen", "CC"), ("N", "Dolores Ortiz", "DO")):
+        page.evaluate("window.scrollTo(0, 0); document.body.dataset.kept = 'yes'")
+        confirm(page, seat, name, initials)
+        # swapped in place: the same page, no reload
+        expect(page.locator("body")).to_have_attribute("data-kept", "yes")
+        assert page.url == url
     page.get_by_role("button", name="Submit round 1").click()
     expect(page.get_by_text(re.compile(r"Submitted \d\d:\d\d, changes only by the director"))
            ).to_be_visible()
@@ -238,50 +288,48 @@ WALLS = [(number, {"outcome": "wall"}) for number in range(1, 5)]
 
 def test_four_players_initial_their_totals_at_once_on_their_own_phones(live_server,
                                                                           new_phone):
-    """Each player scanned the table's QR and opened the review before anyone initialled:
+    """Each player scanned the table's QR and opened the review before anyone confirmed:
     every tap counts, with no "the sheet was changed" for the other three."""
     code, token = seed(live_server, "tnt")
     write_round_one(live_server, token, WALLS)
     review = f"{live_server.url}/t/{code}/1/review?k={token}"
     phones = {}
-    for seat, initials in (("E", "RA"), ("S", "BG"), ("W", "CC"), ("N", "DO")):
+    players = (("E", "Ruth Abrams", "RA"), ("S", "Bea Goldberg", "BG"),
+               ("W", "Carol Chen", "CC"), ("N", "Dolores Ortiz", "DO"))
+    for seat, _name, _initials in players:
         phone = phones[seat] = new_phone()
         phone.goto(review)
-        phone.locator(f"#initials-{seat}").fill(initials)
-    for seat, initials in (("E", "RA"), ("S", "BG"), ("W", "CC"), ("N", "DO")):
+        expect(phone.locator(f"#confirm-{seat}")).to_be_visible()
+    for seat, name, initials in players:
         phone = phones[seat]
-        phone.locator(f"#initials-{seat}").locator("xpath=..").get_by_role(
-            "button", name="Initial").click()
-        expect(phone.locator(".signed-line", has_text=f"Initialled {initials}")
-               ).to_be_visible()
+        confirm(phone, seat, name, initials)
         expect(phone.locator(".banner-conflict")).to_have_count(0)
     # the last phone's page shows all four, and East can submit
-    expect(phones["N"].locator(".signed-line")).to_have_count(4)
+    expect(phones["N"].locator("[id^=confirmed-]")).to_have_count(4)
     expect(phones["N"].get_by_role("button", name="Submit round 1")).to_be_enabled()
 
 
-def test_initials_for_a_total_a_correction_moved_are_refused_at_the_box(live_server,
-                                                                        new_phone):
+def test_a_confirmation_of_a_total_a_correction_moved_is_refused_at_the_button(
+        live_server, new_phone):
     """South opened the review, then East corrected a game that changed South's total:
-    South's tap is refused at their box with the new total, their initials kept."""
+    South's tap is refused at their button, which now reads the new total."""
     code, token = seed(live_server, "tnt")
     write_round_one(live_server, token, WALLS)
     south = new_phone()
     south.goto(f"{live_server.url}/t/{code}/1/review?k={token}")
     expect(south.locator("#total-S")).to_have_text("40")  # four wall games, 10 each
-    south.locator("#initials-S").fill("BG")
     write_round_one(live_server, token, [(1, {"outcome": "mahjong", "winner": "S",
                                               "value": 25, "self_picked": True})])
-    south.locator("#initials-S").locator("xpath=..").get_by_role("button",
-                                                                name="Initial").click()
+    south.locator("#confirm-S").click()
     expect(south.locator("#err-initials-S")).to_contain_text(
         "A game was changed meanwhile: your total is now ")
-    # the page comes back at the player's box, not at its top, 3,000 px above
+    # the answer is swapped in at the player's button, not at the page's top
     expect(south.locator("#err-initials-S")).to_be_in_viewport()
     total = south.locator("#total-S").inner_text()
     assert total != "40"
     expect(south.locator("#err-initials-S")).to_contain_text(f"your total is now {total}.")
-    expect(south.locator("#initials-S")).to_have_value("BG")
+    expect(south.locator("#confirm-S")).to_have_text(f"Bea Goldberg: {total} is right")
+    expect(south.locator("#confirmed-S")).to_have_count(0)
     screenshot(south, "review-initials-total-moved")
     assert_accessible(south)
     # the refusal keeps the review's address: a reload shows the review, not the answer
@@ -289,49 +337,72 @@ def test_initials_for_a_total_a_correction_moved_are_refused_at_the_box(live_ser
     assert "/review?" in south.url
     south.reload()
     expect(south.locator("#total-S")).to_have_text(total)
-    south.locator("#initials-S").fill("BG")
-    south.locator("#initials-S").locator("xpath=..").get_by_role("button",
-                                                                name="Initial").click()
-    expect(south.locator(".signed-line", has_text="Initialled BG")).to_be_visible()
+    confirm(south, "S", "Bea Goldberg", "BG")
 
 
-def test_submit_with_the_network_cut_says_so_and_a_second_tap_submits_once(live_server,
-                                                                             page):
-    """The round's end is when the venue's Wi-Fi is busiest: East's Submit (and a
-    player's initials) sent into a dead network say so at the button, the page stays as
-    it is, and a tap once the Wi-Fi is back submits the sheet once."""
+def test_submit_with_the_network_cut_says_so_and_the_phone_sends_it_once(live_server,
+                                                                           page):
+    """The round's end is when the venue's Wi-Fi is busiest: a player's confirmation (and
+    East's Submit) sent into a dead network say so at the button, the page stays as it
+    is, and the phone sends it again by itself once the Wi-Fi is back: it counts once."""
     code, token = seed(live_server, "tnt")
     tournament_id = write_round_one(live_server, token, WALLS,
                                     [(seat, seat * 2) for seat in "ESW"])
     page.goto(f"{live_server.url}/t/{code}/1/review?k={token}")
-    page.locator("#initials-N").fill("DO")
     page.context.set_offline(True)
-    page.locator("#initials-N").locator("xpath=..").get_by_role("button",
-                                                               name="Initial").click()
-    note = page.locator(".initial-form .send-note")
-    expect(note).to_contain_text("No answer from the server")
+    page.locator("#confirm-N").click()
+    note = page.locator("#review .send-note")  # above North's button
+    expect(note).to_contain_text("No answer from the server: the Wi-Fi may be down.")
+    expect(note).to_contain_text(re.compile("by itself.*counts (only )?once"))
     expect(note).to_be_in_viewport()
-    expect(page.locator("#initials-N")).to_have_value("DO")
+    expect(page.locator("#confirm-N")).to_be_visible()  # the page stays as it was
     screenshot(page, "review-initial-not-sent", full_page=False)
-    page.context.set_offline(False)
-    page.locator("#initials-N").locator("xpath=..").get_by_role("button",
-                                                               name="Initial").click()
-    expect(page.locator(".signed-line", has_text="Initialled DO")).to_be_visible()
-    expect(page.get_by_text("North initialled.")).to_be_in_viewport()  # the page's top
+    page.context.set_offline(False)  # the browser's "online": sent again, no tap
+    expect(page.locator("#confirmed-N")).to_contain_text("\u2713 Dolores Ortiz: DO")
+    expect(page.locator(".send-note")).to_have_count(0)
 
-    # the reply is lost, not the request: the sheet is submitted, and the second tap
-    # says so rather than submitting it twice
+    # the reply is lost, not the request: the sheet is submitted, and the phone's own
+    # resend (the same key) brings the answer rather than submitting it twice
     page.route("**/submit?**", lambda route: (route.fetch(), route.abort())[1])
+    submit = page.get_by_role("button", name=re.compile("Submit round 1|Sending"))
     page.get_by_role("button", name="Submit round 1").click()
-    expect(page.locator(".submit-form .send-note")).to_contain_text(
-        "if the first tap got through, it counts only once")
+    expect(page.locator("#review .send-note")).to_contain_text(
+        re.compile("by itself.*counts (only )?once"))
+    expect(submit).to_be_visible()
     page.unroute("**/submit?**")
-    page.get_by_role("button", name="Submit round 1").click()
     expect(page.get_by_text(re.compile(r"Submitted \d\d:\d\d, changes only by the director"))
-           ).to_be_visible()
+           ).to_be_visible(timeout=12_000)  # the next resend, within 5 s
     with live_server.app_context():
         from models import AuditEvent, db
 
         assert db.session.scalar(db.select(db.func.count()).select_from(AuditEvent).where(
             AuditEvent.action == "sheet.submit",
             AuditEvent.tournament_id == tournament_id)) == 1
+
+
+def test_a_seat_card_opens_that_players_scores_in_one_tap(live_server, page):
+    """The table page's seat cards: each is a link to the player's own scores page, so a
+    player asking "how am I doing?" is one tap away, on East's phone."""
+    code, token = seed(live_server, "tnt")
+    write_round_one(live_server, token, [(1, {"outcome": "mahjong", "winner": "W",
+                                              "value": 25, "self_picked": True})])
+    page.goto(f"{live_server.url}/t/{code}/1?k={token}")
+    cards = page.locator(".seats .seat-link")
+    expect(cards).to_have_count(4)
+    for number, name in enumerate(NAMES[:4], start=1):
+        card = cards.nth(number - 1)
+        expect(card).to_contain_text(name)
+        expect(card).to_contain_text("My scores \u2192")
+        expect(card).to_have_attribute("href", f"/p/{code}/player/{number}")
+    west = page.locator(".seat-link", has_text="Carol Chen")
+    expect(west).to_be_in_viewport()  # no scroll first
+    assert west.bounding_box()["height"] >= 44  # a whole card to tap
+    west.click()
+    expect(page).to_have_url(re.compile(rf"/p/{code}/player/3$"))
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Carol Chen")
+    round1 = page.locator("section", has=page.locator("#round-1"))
+    rows = round1.locator("table.grid tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.nth(0).locator("td").last).to_have_text("35")  # tnt: 25, self-picked +10
+    screenshot(page, "table-seat-card-player-scores")
+    assert_accessible(page)

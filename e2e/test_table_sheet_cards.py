@@ -40,11 +40,9 @@ def test_a_thrown_game_reads_as_a_card_in_sentences(live_server, page):
     page.goto(f"{live_server.url}/t/{code}/1?k={token}")
     page.get_by_role("link", name="Enter game 1").click()
     # South (Bea Goldberg) wins a 30 thrown by West (Carol Chen), no exposures
-    tap(page, "outcome", "mahjong")
-    tap(page, "winner", "S")
+    tap(page, "outcome", "mahjong:S")
     tap(page, "value", "30")
-    tap(page, "win_by", "thrown")
-    tap(page, "thrower", "W")
+    tap(page, "win_by", "thrown:W")
     tap(page, "exposures", "0")
     # the scores as East taps name the players too
     expect(page.locator("#live-scores .score-who").nth(2)).to_have_text(
@@ -52,10 +50,9 @@ def test_a_thrown_game_reads_as_a_card_in_sentences(live_server, page):
     expect(page.locator(".live-points .score-points").nth(1)).not_to_have_text("X")
     screenshot(page, "sheet-cards-entry")
     assert page.evaluate(SMALL_TEXT) == []
-    expect(page.locator("label[for=initials]")).to_contain_text(
-        "Hand the phone to Bea Goldberg (South) to initial game 1")
-    page.locator("#initials").fill("BG")
-    page.get_by_role("button", name="Save game 1").click()
+    expect(page.locator("#sign-hint")).to_contain_text("Hand the phone to Bea Goldberg")
+    page.get_by_role("button", name="Bea Goldberg: 30 is right").click()
+    expect(page.get_by_text("Game 1 saved.")).to_be_visible()
     expect(page.locator("h1")).to_contain_text("Table 1")
     # The entry page's heading names the table too: the sheet's card shows the save is in.
     card = page.locator("#sheet .game-card")

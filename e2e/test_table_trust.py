@@ -68,12 +68,24 @@ def time_is_up(live_server, code, round_no=1):
 
 
 WALL = {"E": 10, "S": 10, "W": 10, "N": 10}
+GAME_SAVED = re.compile(r"Game \d saved\.")
+BY_ITSELF = re.compile("No answer from the server: the Wi-Fi may be down.*by itself", re.S)
+# the phone sends a lost write or call again every 5 s: one resend, plus a loaded machine
+RESEND_MS = 15_000
 
 
-def enter_wall(page, initials="CC"):
+def enter_wall(page):
+    """A wall game with no dead hand: the sign button shows once the dead hands are
+    answered."""
     tap(page, "outcome", "wall")
-    expect(page.locator("#step-sign")).to_be_visible()
-    page.locator("#initials").fill(initials)
+    expect(page.locator("#step-dead")).to_be_visible()
+    expect(page.locator(".sign-button")).to_have_count(0)
+    page.locator("label[for=no_dead]").click()
+    expect(page.locator(".sign-button")).to_have_text("Carol Chen: these are right")
+
+
+def sign_button(page):
+    return page.locator(".sign-button")
 
 
 def only_posts(pattern, action):
@@ -95,87 +107,126 @@ def drop_reply(route):
 # ---- the call while offline ---------------------------------------------------------------
 
 
-def test_a_call_while_offline_says_not_sent_and_a_retry_places_one(live_server, page):
+def test_a_call_while_offline_says_so_and_the_phone_places_it_once_back_online(
+        live_server, page):
     code, token = seed(live_server, "tnt")
     page.goto(f"{live_server.url}/t/{code}/1?k={token}")
     page.context.set_offline(True)
     page.get_by_role("button", name="Call the director").click()
     unsent = page.locator("#table-call .call-unsent")
-    expect(unsent).to_contain_text("Your call was NOT sent")
+    expect(unsent).to_have_text(
+        "No answer yet: the Wi-Fi may be down, so the director may not have your call. "
+        "This phone keeps trying by itself; if nobody comes, raise your hand.")
     expect(unsent).to_be_in_viewport()
-    retry = page.get_by_role("button", name="Try the call again")
+    retry = page.get_by_role("button", name="Try the call again now")
     expect(retry).to_be_enabled()
     screenshot(page, "trust-call-not-sent")
     assert_accessible(page)
     assert db_calls(live_server, code) == 0
+    # the Wi-Fi is back (the browser's "online"): the phone calls by itself, no tap
     page.context.set_offline(False)
-    retry.click()
-    expect(page.locator("#table-call")).to_contain_text("The director has been called")
+    expect(page.locator("#table-call")).to_contain_text("The director has been called",
+                                                        timeout=RESEND_MS)
     assert db_calls(live_server, code) == 1
 
 
-def test_a_call_whose_answer_was_lost_is_placed_once_on_retry(live_server, page):
+def test_a_call_whose_answer_was_lost_is_sent_again_by_itself_and_placed_once(live_server,
+                                                                            page):
     code, token = seed(live_server, "tnt")
     page.goto(f"{live_server.url}/t/{code}/1?k={token}")
     # The page's poll would show the call that did arrive and take the retry button away
-    # (right for the table, but then the retry goes untested): hold the poll meanwhile.
+    # (right for the table, but then the resend goes untested): hold the poll meanwhile.
     page.route(LIVE_POLL, lambda route: route.abort())
+    posts = []
+    page.on("request", lambda r: r.method == "POST" and CALL_POST.search(r.url)
+            and posts.append(r.url))
     page.route(CALL_POST, only_posts(CALL_POST, drop_reply))
     page.get_by_role("button", name="Call the director").click()
-    expect(page.locator("#table-call .call-unsent")).to_contain_text("NOT sent")
+    expect(page.locator("#table-call .call-unsent")).to_contain_text(
+        "the director may not have your call")
+    expect(page.get_by_role("button", name="Try the call again now")).to_be_visible()
     assert db_calls(live_server, code) == 1  # it did arrive
+    # a tap while the answers are still lost: the same request key, no second call
+    page.get_by_role("button", name="Try the call again now").click()
+    page.wait_for_function("() => !document.querySelector('#table-call .call-button')"
+                           "?.disabled")
+    assert db_calls(live_server, code) == 1
+    # the answers come through again: the phone's own resend (no tap) brings the state
+    sent = len(posts)
     page.unroute(CALL_POST)
-    page.get_by_role("button", name="Try the call again").click()
-    expect(page.locator("#table-call")).to_contain_text("The director has been called")
+    expect(page.locator("#table-call")).to_contain_text("The director has been called",
+                                                        timeout=RESEND_MS)
+    assert len(posts) > sent  # sent again by the phone itself
     assert db_calls(live_server, code) == 1
     page.unroute(LIVE_POLL)
     with page.expect_response(LIVE_POLL, timeout=WITHIN_A_POLL):
         pass  # the next poll, now let through, is answered and swapped in
     expect(page.locator("#table-call")).to_contain_text("The director has been called")
+    page.wait_for_timeout(6_000)  # a resend would have come by now: none does
     assert db_calls(live_server, code) == 1
 
 
 # ---- the save with the request dropped, and with the reply dropped ----------------------
 
 
-def test_a_save_whose_request_is_dropped_says_so_beside_save(live_server, page):
+def test_a_save_whose_request_is_dropped_says_so_beside_the_sign_button(live_server, page):
     code, token = seed(live_server, "tnt")
     page.goto(f"{live_server.url}/t/{code}/1/game?k={token}")
     enter_wall(page)
+    held = []
+    page.route(GAME_POST, only_posts(GAME_POST, held.append))
+    sign_button(page).click()
+    # while the request is under way the button says so
+    expect(sign_button(page)).to_have_text("Saving\u2026")
+    held[0].abort()
+    page.unroute(GAME_POST)
     page.route(GAME_POST, only_posts(GAME_POST, lambda route: route.abort()))
-    page.get_by_role("button", name="Save game 1").click()
     note = page.locator("#step-sign .send-note")
-    expect(note).to_contain_text("Tap Save again")
+    expect(note).to_contain_text(BY_ITSELF)
+    expect(sign_button(page)).to_have_text("Carol Chen: these are right")
     # where East is looking (not 1,800 px above), and not under the call bar
     assert note.bounding_box()["y"] + note.bounding_box()["height"] <= page.locator(
         ".call-bar").bounding_box()["y"]
     expect(note).to_be_in_viewport()
-    expect(page.get_by_role("button", name="Save game 1")).to_be_in_viewport()
+    expect(sign_button(page)).to_be_in_viewport()
+    expect(page.locator("#outcome-wall")).to_be_checked()  # nothing East tapped is lost
     screenshot(page, "trust-save-not-sent")
     assert_accessible(page)
     assert db_games(live_server, code) == []
     page.unroute(GAME_POST)
-    page.get_by_role("button", name="Save game 1").click()
+    sign_button(page).click()  # a tap sends it at once, too
     expect(page.get_by_text("Game 1 saved.")).to_be_visible()
     assert db_games(live_server, code) == [(1, "wall", WALL)]
 
 
-def test_a_save_whose_reply_is_dropped_says_saved_on_retry_and_stores_one(live_server,
-                                                                           page):
+def test_a_save_whose_reply_is_dropped_is_sent_again_by_itself_and_stored_once(
+        live_server, page):
     code, token = seed(live_server, "tnt")
     page.goto(f"{live_server.url}/t/{code}/1/game?k={token}")
     enter_wall(page)
+    posts = []
+    page.on("request", lambda r: r.method == "POST" and GAME_POST.search(r.url)
+            and posts.append(r.url))
     page.route(GAME_POST, only_posts(GAME_POST, drop_reply))
-    page.get_by_role("button", name="Save game 1").click()
+    sign_button(page).click()
     note = page.locator("#step-sign .send-note")
-    expect(note).to_contain_text("if the first tap got through, the game is saved only once")
+    expect(note).to_contain_text(BY_ITSELF)
     expect(note).not_to_contain_text("no connection")
     assert db_games(live_server, code) == [(1, "wall", WALL)]
+    # the answers come through again: no tap, the phone's own resend (the same key)
+    sent = len(posts)
     page.unroute(GAME_POST)
-    page.get_by_role("button", name="Save game 1").click()
-    expect(page.get_by_text("Game 1 saved.")).to_be_visible()
+    expect(page.locator(".flash", has_text="Game 1 saved.")).to_be_visible(
+        timeout=RESEND_MS)
+    assert len(posts) > sent
+    # the answer is the table page itself, at its own address
+    expect(page.locator("h1")).to_contain_text("Table 1")
+    assert re.search(r"/t/\w+/1\?", page.url), page.url
     expect(page.locator("#sheet .game-card")).to_have_count(1)
+    expect(page.locator(".send-note")).to_have_count(0)
     assert db_games(live_server, code) == [(1, "wall", WALL)]
+    page.wait_for_timeout(6_000)  # a resend would have come by now: none does
+    assert len(db_games(live_server, code)) == 1
 
 
 # ---- a step answered offline, then retried ------------------------------------------------
@@ -185,7 +236,7 @@ def test_a_step_answered_offline_can_be_sent_again(live_server, page):
     code, token = seed(live_server, "tnt")
     page.goto(f"{live_server.url}/t/{code}/1/game?k={token}")
     page.context.set_offline(True)
-    tap(page, "outcome", "mahjong")
+    tap(page, "outcome", "mahjong:S")
     note = page.locator("#step-outcome .send-note")
     expect(note).to_contain_text("Not sent: no connection")
     page.wait_for_function("""() => {
@@ -193,27 +244,33 @@ def test_a_step_answered_offline_can_be_sent_again(live_server, page):
         const bar = document.querySelector(".call-bar").getBoundingClientRect();
         return note.top >= 0 && note.bottom <= bar.top;
     }""")  # where East looks, not under the call bar
-    expect(page.locator("#step-winner")).to_be_hidden()
+    expect(page.locator("#step-value")).to_be_hidden()
     screenshot(page, "trust-step-not-sent")
     assert_accessible(page)
+    # the Wi-Fi is back (the browser's "online"): the phone sends the answer by itself
     page.context.set_offline(False)
-    tap(page, "outcome", "mahjong")  # tapping the chosen answer again sends it again
-    expect(page.locator("#step-winner")).to_be_visible()
+    expect(page.locator("#step-value")).to_be_visible()
     expect(page.locator(".send-note")).to_have_count(0)
-    # once more, with the request alone dropped (no "online" event resends it by itself):
-    # the button sends it again
+    # the request alone dropped (no "online" event resends it): tapping the chosen answer
+    # again sends it again
     preview = re.compile(r"/game/preview\?")
     page.route(preview, lambda route: route.abort())
-    tap(page, "winner", "S")
-    expect(page.locator("#step-winner .send-note")).to_be_visible()
-    expect(page.locator("#step-value")).to_be_hidden()
+    tap(page, "value", "30")
+    expect(page.locator("#step-value .send-note")).to_contain_text("Not sent")
+    expect(page.locator("#step-win_by")).to_be_hidden()
+    page.unroute(preview)
+    tap(page, "value", "30")
+    expect(page.locator("#step-win_by")).to_be_visible()
+    expect(page.locator(".send-note")).to_have_count(0)
+    # and once more: the note's button sends it again
+    page.route(preview, lambda route: route.abort())
+    tap(page, "win_by", "self")
+    expect(page.locator("#step-win_by .send-note")).to_be_visible()
+    expect(page.locator(".sign-button")).to_have_count(0)
     page.unroute(preview)
     page.get_by_role("button", name="Send this answer again").click()
-    expect(page.locator("#step-value")).to_be_visible()
-    tap(page, "value", "30")
-    tap(page, "win_by", "self")
-    page.locator("#initials").fill("BG")
-    page.get_by_role("button", name="Save game 1").click()
+    expect(sign_button(page)).to_have_text("Bea Goldberg: 40 is right")
+    sign_button(page).click()
     expect(page.get_by_text("Game 1 saved.")).to_be_visible()
     assert db_games(live_server, code) == [(1, "mahjong", {"E": 0, "S": 40, "W": 0,
                                                             "N": 0})]
@@ -246,28 +303,27 @@ def test_two_phones_save_game_2_and_east_chooses(live_server, page, new_phone, c
     entry_url = f"{live_server.url}/t/{code}/1/game?k={token}"
     page.goto(entry_url)
     enter_wall(page)
-    page.get_by_role("button", name="Save game 1").click()
+    sign_button(page).click()
     expect(page.get_by_text("Game 1 saved.")).to_be_visible()
     other = new_phone()
     page.goto(entry_url)
     other.goto(entry_url)
     enter_wall(other)
-    other.get_by_role("button", name="Save game 2").click()
+    sign_button(other).click()
     expect(other.get_by_text("Game 2 saved.")).to_be_visible()
     # this phone had South's self-picked 30 for game 2
-    tap(page, "outcome", "mahjong")
-    tap(page, "winner", "S")
+    tap(page, "outcome", "mahjong:S")
     tap(page, "value", "30")
     tap(page, "win_by", "self")
-    page.locator("#initials").fill("BG")
-    page.get_by_role("button", name="Save game 2").click()
+    expect(sign_button(page)).to_have_text("Bea Goldberg: 40 is right")
+    sign_button(page).click()
     conflict = page.locator("#conflict")
     expect(conflict).to_contain_text("Another phone saved game 2")
     expect(page.locator("#theirs")).to_contain_text("Bea Goldberg (South): 10")
     expect(page.locator("#mine")).to_contain_text("Bea Goldberg (South): 40")
     expect(page.locator("h1")).to_contain_text("Correct game 2")  # never "game 3"
-    expect(page.get_by_role("button", name="Save game 3")).to_have_count(0)
-    expect(page.locator("#winner-S")).to_be_checked()
+    expect(page.get_by_role("button", name=re.compile("game 3"))).to_have_count(0)
+    expect(page.locator("#outcome-mahjong\\:S")).to_be_checked()
     screenshot(page, "trust-two-phones")
     assert db_games(live_server, code) == [(1, "wall", WALL), (2, "wall", WALL)]
     if choice == "theirs":
@@ -275,7 +331,7 @@ def test_two_phones_save_game_2_and_east_chooses(live_server, page, new_phone, c
         expect(page.get_by_role("link", name="Enter game 3")).to_be_visible()
         assert db_games(live_server, code) == [(1, "wall", WALL), (2, "wall", WALL)]
     else:
-        page.get_by_role("button", name="Correct game 2 with mine").click()
+        page.get_by_role("button", name="Bea Goldberg: correct game 2 with mine").click()
         expect(page.get_by_text("Game 2 saved.")).to_be_visible()
         assert db_games(live_server, code) == [
             (1, "wall", WALL), (2, "mahjong", {"E": 0, "S": 40, "W": 0, "N": 0})]
@@ -298,12 +354,11 @@ def test_at_time_up_enter_game_stays_first_and_zeroing_is_a_second_step(live_ser
     screenshot(page, "trust-time-up")
     # the table played game 1 and enters it now
     enter.click()
-    tap(page, "outcome", "mahjong")
-    tap(page, "winner", "S")
+    tap(page, "outcome", "mahjong:S")
     tap(page, "value", "30")
     tap(page, "win_by", "self")
-    page.locator("#initials").fill("BG")
-    page.get_by_role("button", name="Save game 1").click()
+    expect(sign_button(page)).to_contain_text("Bea Goldberg: ")
+    sign_button(page).click()
     expect(page.get_by_text("Game 1 saved.")).to_be_visible()
     # then, deliberately, the games never played
     page.get_by_text("Time was called before games 2–4 were finished?").click()
@@ -325,6 +380,8 @@ def test_at_time_up_enter_game_stays_first_and_zeroing_is_a_second_step(live_ser
 
 @pytest.mark.parametrize("size", [(320, 568), (360, 640), (375, 667), (390, 844)])
 def test_the_call_button_stays_on_screen_with_the_note_open(live_server, browser, size):
+    """On the table page the bar offers a reason and a note; on the entry and the review
+    it is a slim strip (no note), the button on screen either way."""
     code, token = seed(live_server, "tnt")
     width, height = size
     context = browser.new_context(viewport={"width": width, "height": height},
@@ -332,17 +389,26 @@ def test_the_call_button_stays_on_screen_with_the_note_open(live_server, browser
     try:
         page = context.new_page()
         page.set_default_timeout(10_000)
-        for path in ("", "/game", "/review"):
+        for path in ("/game", "/review", ""):
             page.goto(f"{live_server.url}/t/{code}/1{path}?k={token}")
-            page.get_by_text("Add a reason or a note (optional)").click()
-            page.locator("#call-note").fill("East and South both say it is their tile")
-            page.locator("#call-note").focus()
+            more = page.get_by_text("Add a reason or a note (optional)")
+            if path:
+                expect(page.get_by_role("button", name="Call the director")).to_be_visible()
+                expect(more).to_be_hidden()  # the slim strip
+                bar = page.locator(".call-bar").bounding_box()
+                assert bar["height"] <= height / 4, (path, bar)
+            else:
+                more.click()
+                page.locator("#call-note").fill("East and South both say it is their tile")
+                page.locator("#call-note").focus()
             box = page.get_by_role("button", name="Call the director").bounding_box()
             assert box is not None
             assert box["y"] >= 0 and box["y"] + box["height"] <= height, (path, box)
             assert box["x"] >= 0 and box["x"] + box["width"] <= width, (path, box)
             if path == "":
                 screenshot(page, f"trust-call-bar-{width}x{height}")
+            elif path == "/game" and width == 360:
+                screenshot(page, "trust-call-bar-slim-entry")
         page.get_by_role("button", name="Call the director").click()
         expect(page.locator("#table-call")).to_contain_text("The director has been called")
     finally:
@@ -372,36 +438,37 @@ def test_entry_and_review_pages_show_the_clock_and_the_call_button(live_server, 
         expect(page.get_by_role("button", name="Call the director")).to_be_visible()
 
 
-# ---- the initials step speaks to East ------------------------------------------------------
+# ---- the sign step speaks to East --------------------------------------------------------
 
 
-def test_the_initials_step_asks_east_to_hand_the_phone_over(live_server, page):
+def test_the_sign_step_asks_east_to_hand_the_phone_over(live_server, page):
     code, token = seed(live_server, "tnt")
     page.goto(f"{live_server.url}/t/{code}/1/game?k={token}")
-    tap(page, "outcome", "mahjong")
-    tap(page, "winner", "S")
+    tap(page, "outcome", "mahjong:S")
     tap(page, "value", "25")
     tap(page, "win_by", "self")
-    expect(page.locator("#live-scores")).to_contain_text("self-picked")
-    expect(page.locator("label[for=initials]")).to_have_text(
-        "Hand the phone to Bea Goldberg (South) to initial game 1")
-    # the keyboard opens (the page shrinks to what is left above it): Save stays in sight
-    page.set_viewport_size({"width": 390, "height": 508})
-    page.locator("#initials").focus()
-    save = page.get_by_role("button", name="Save game 1")
+    expect(page.locator("#entry ul.answers")).to_contain_text("self-picked")
+    expect(page.locator("#sign-hint")).to_contain_text("Hand the phone to Bea Goldberg")
+    # nothing to type: the winner's own button, above the call bar
+    expect(page.locator("#step-sign input:not([type=hidden]), #step-sign textarea")
+           ).to_have_count(0)
+    button = sign_button(page)
+    expect(button).to_have_text("Bea Goldberg: 35 is right")  # tnt: 25, self-picked +10
     page.wait_for_function("""() => {
-        const box = document.querySelector("#step-sign .actions button").getBoundingClientRect();
+        const box = document.querySelector("#step-sign .sign-button").getBoundingClientRect();
         const bar = document.querySelector(".call-bar").getBoundingClientRect();
-        const initials = document.querySelector("#initials").getBoundingClientRect();
-        return box.top >= 0 && box.bottom <= bar.top && initials.top >= 0;
+        return box.top >= 0 && box.bottom <= bar.top;
     }""")
-    screenshot(page, "trust-initials-keyboard")
-    page.locator("#initials").blur()
-    page.set_viewport_size({"width": 390, "height": 844})
-    save.click()
-    expect(page.locator("#err-sign")).to_contain_text(
-        "hand the phone to Bea Goldberg (South) to write their initials here")
-    assert db_games(live_server, code) == []
+    screenshot(page, "trust-sign-step")
+    assert_accessible(page)
+    assert db_games(live_server, code) == []  # nothing is saved before the tap
+    button.click()
+    expect(page.get_by_text("Game 1 saved.")).to_be_visible()
+    # the initials come from the signer's name
+    expect(page.locator("#sheet .game-card .initials")).to_have_text(
+        "Bea Goldberg (South) initialled the scores: BG.")
+    assert db_games(live_server, code) == [(1, "mahjong", {"E": 0, "S": 35, "W": 0,
+                                                            "N": 0})]
 
 
 # ---- without JavaScript --------------------------------------------------------------------
@@ -411,18 +478,19 @@ def test_without_javascript_the_exposures_must_be_answered(live_server, plain_ph
     page = plain_phone
     code, token = seed(live_server, "tnt")
     page.goto(f"{live_server.url}/t/{code}/1/game?k={token}")
-    tap(page, "outcome", "mahjong")
-    tap(page, "winner", "E")
+    tap(page, "outcome", "mahjong:E")
     tap(page, "value", "25")
-    tap(page, "win_by", "thrown")
-    tap(page, "thrower", "N")
-    page.locator("#initials").fill("CC")
-    page.get_by_role("button", name="Save game 1").click()
-    expect(page.locator("#err-exposures")).to_contain_text("How many exposures")
-    expect(page.locator("#thrower-N")).to_be_checked()
+    tap(page, "win_by", "thrown:N")
+    expect(page.locator(".sign-button")).to_have_count(0)
+    page.get_by_role("button", name="Show the scores").click()
+    # asked, not guessed: no scores and no sign button until it is answered
+    expect(page.locator("#live-scores")).to_contain_text("Next: how many exposures")
+    expect(page.locator("#win_by-thrown\\:N")).to_be_checked()
+    expect(page.locator(".sign-button")).to_have_count(0)
     assert db_games(live_server, code) == []
     tap(page, "exposures", "2")
-    page.get_by_role("button", name="Save game 1").click()
+    page.get_by_role("button", name="Show the scores").click()
+    sign_button(page).click()
     expect(page.get_by_text("Game 1 saved.")).to_be_visible()
     # tnt: "-10 for throwing the winning tile to a hand with two exposures"
     assert db_games(live_server, code) == [(1, "mahjong", {"E": 25, "S": 0, "W": 0,

@@ -10,9 +10,6 @@ from models import db
 from tests.conftest import make_tournament
 from tests.security.test_stored_state import every_page
 
-# Handled with the table page's own rework.
-KNOWN_ELSEWHERE = {"sheet-h"}
-
 
 def test_no_page_repeats_an_id(app, client, director):
     app.config["WTF_CSRF_ENABLED"] = True  # each form's token field is drawn (GETs only)
@@ -28,7 +25,7 @@ def test_no_page_repeats_an_id(app, client, director):
             continue
         pages += 1
         ids = Counter(re.findall(r'\sid="([^"]+)"', response.get_data(as_text=True)))
-        twice = {i: n for i, n in ids.items() if n > 1 and i not in KNOWN_ELSEWHERE}
+        twice = {i: n for i, n in ids.items() if n > 1}
         if twice:
             repeated[url.split("?")[0]] = twice
     assert not repeated

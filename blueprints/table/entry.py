@@ -17,7 +17,7 @@ from tournament.errors import FieldError
 from tournament.rules import RuleSet
 from tournament.scoring import PENALTY_RULES, Game, InvalidGame, ScoreLine, score_lines, signer
 
-from .forms import GameForm, Unanswered
+from .forms import DEAD_CHANGES_POINTS, GameForm, Unanswered
 from .sheet_view import with_ruling_labels
 
 PENALTY_LABELS = {
@@ -27,7 +27,7 @@ PENALTY_LABELS = {
 
 # What the scores box says while a question is still unanswered (in the form's words).
 NEXT_QUESTION = {
-    "outcome": "Next: how did the game end?",
+    "outcome": "Next: who made Mah Jongg, or how did the game end?",
     "winner": "Next: who made Mah Jongg?",
     "value": "Next: what is the hand worth on the card?",
     "win_by": "Next: was the winning tile self-picked or thrown?",
@@ -36,17 +36,18 @@ NEXT_QUESTION = {
     "misnamer": "Next: who misnamed the discard?",
     "in_error": "Next: who declared Mah Jongg in error?",
     "intact": "Next: whose hand is still intact?",
+    "dead": "Next: were any hands dead?",
 }
 
 # Which step shows the error of each record key (or form field of a refused save).
 FIELD_STEP = {
     "outcome": "outcome", "winner": "winner", "value": "value", "self_picked": "win_by",
-    "heavenly": "win_by", "joker_exchange": "win_by", "discarder": "thrower",
+    "heavenly": "win_by", "joker_exchange": "win_by", "discarder": "win_by",
     "exposures": "exposures",
-    "misnamed_discard": "thrower", "quint": "hand", "jokerless": "hand",
+    "misnamed_discard": "hand", "quint": "hand", "jokerless": "hand",
     "singles_and_pairs": "hand", "misnamer": "misnamer", "intact": "intact",
     "dead": "extras", "in_error": "extras", "penalties": "extras", "adjustments": "outcome",
-    "initials": "sign", "reason": "reason", "sheet": "sheet", "game": "sheet",
+    "initials": "sign", "sign": "sign", "reason": "reason", "sheet": "sheet", "game": "sheet",
     "note": "extras",
 }
 
@@ -105,37 +106,48 @@ def outcome_choices(rules: RuleSet) -> list[tuple[str, str]]:
 
 
 def plan(form: GameForm, rules: RuleSet) -> dict[str, str]:
-    """{step: "show" | "later" | "skip"}: "later" steps apply but wait (with JavaScript)
-    for an earlier answer; "skip" steps do not apply to this game. plan["next"] names the
-    step to answer next (once all are answered: the hand's specials for a Mah Jongg, else
-    the scores)."""
+    """{step: "done" | "show" | "later" | "skip"}: "done" steps are answered (with
+    JavaScript they fold to one line of the answers above the question, tapped to change
+    them); "later" steps apply but wait (with JavaScript) for an earlier answer; "skip"
+    steps do not apply to this game. plan["next"] names the step to answer next (once all
+    are answered: the hand's specials for a Mah Jongg, else the scores).
+
+    The thrower is asked with how the tile came ("Thrown by West": one tap), so its own
+    step is never drawn. The dead hands are a question of their own where they change
+    the points (forms.DEAD_CHANGES_POINTS); it stays open beside the save once answered,
+    so a second dead hand is one more tap."""
     outcome = form.outcome.data
     mahjong = outcome == "mahjong"
-    thrown = mahjong and form.win_by.data == "thrown"
+    thrown = mahjong and (form.win_by.data or "").startswith("thrown")
     try:
         has_value = form.card_value() is not None
     except InvalidGame:
         has_value = True
     required = [
         ("outcome", True, bool(outcome)),
+        # asked with the ending ("South · Gloria Park"), on its own only when a post named
+        # a Mah Jongg without its winner
         ("winner", mahjong, bool(form.winner.data)),
         ("value", mahjong, has_value),
-        ("win_by", mahjong, bool(form.win_by.data)),
-        ("thrower", thrown, bool(form.thrower.data)),
+        ("win_by", mahjong, bool(form.win_by.data) and (not thrown or bool(form.thrown_by()))),
         ("exposures", thrown, bool(form.exposures.data)),
         ("misnamer", outcome == "misnamed_tile", bool(form.misnamer.data)),
         ("in_error", outcome in ("error_all_exposed", "error_one_intact"),
          bool(form.in_error.data)),
         ("intact", outcome == "error_one_intact", bool(form.intact.data)),
+        ("dead", outcome in DEAD_CHANGES_POINTS, form.dead_answered()),
     ]
-    steps: dict[str, str] = {}
+    steps: dict[str, str] = {"thrower": "skip"}
     waiting = False
     for step, applies, answered in required:
         if not applies:
             steps[step] = "skip"
             continue
-        steps[step] = "later" if waiting else "show"
-        if not answered and not waiting:
+        if waiting:
+            steps[step] = "later"
+            continue
+        steps[step] = "done" if answered and step != "dead" else "show"
+        if not answered:
             waiting = True
             steps["next"] = step
     final = "later" if waiting else "show"
@@ -152,13 +164,17 @@ def errors_at_steps(error: FieldError, form: GameForm) -> dict[str, str]:
     """{step: message}: a refusal (of the rules or of the save) shown at the step whose
     answer it concerns."""
     step, message = FIELD_STEP.get(error.field, "outcome"), error.message
-    if error.field == "discarder" and form.win_by.data != "thrown":
+    if error.field == "discarder":
         step = "win_by"
         if not form.win_by.data:
             message = "Was the winning tile self-picked or thrown? Choose one."
     if error.field == "in_error" and form.outcome.data in ("error_all_exposed",
                                                            "error_one_intact"):
         step = "in_error"
+    if error.field == "winner" and form.winner.data:
+        step = "outcome"  # the winner was chosen with the ending
+    if error.field == "dead" and form.outcome.data in DEAD_CHANGES_POINTS:
+        step = "dead"
     return {step: message}
 
 

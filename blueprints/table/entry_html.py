@@ -18,34 +18,38 @@ from markupsafe import Markup, escape
 
 from core.words import SEAT_NAMES
 
-from .forms import EXPOSURE_CHOICES, VALUE_CHOICES
+from .forms import DEAD_CHANGES_POINTS, EXPOSURE_CHOICES, VALUE_CHOICES
 
 # Every step the page draws (a class, an error), as table/_entry.html names them.
-STEPS = ("outcome", "winner", "value", "win_by", "thrower", "exposures", "hand", "misnamer",
-         "in_error", "intact", "extras", "sign", "reason")
+STEPS = ("outcome", "winner", "value", "win_by", "exposures", "hand", "misnamer",
+         "in_error", "intact", "dead", "extras", "sign", "reason")
 IN_ERROR_OUTCOMES = ("error_all_exposed", "error_one_intact")
-FLAG_HINTS = {"misnamed_discard": "(rare)", "quint": "(matters when thrown to 2 exposures)"}
+FLAG_HINTS = {"misnamed_discard": "(rare)"}
 _VALUES = tuple(map(tuple, VALUE_CHOICES))
 _EXPOSURES = tuple(map(tuple, EXPOSURE_CHOICES))
 
 _CLASSES = {(shown, bool(error)): Markup("step" + (" step-later" if shown == "later" else
-                                                   " step-skip" if shown == "skip" else "")
+                                                   " step-skip" if shown == "skip" else
+                                                   " step-done" if shown == "done" else "")
                                          + (" has-error" if error else ""))
-            for shown in ("show", "later", "skip") for error in (False, True)}
+            for shown in ("show", "done", "later", "skip") for error in (False, True)}
 _NO_ERROR = Markup("")
 
 
 def step_class(plan: dict[str, str], errors: dict[str, str], step: str) -> Markup:
     shown = plan.get(step)
-    return _CLASSES[shown if shown in ("later", "skip") else "show", bool(errors.get(step))]
+    if shown == "done" and errors.get(step):
+        shown = "show"  # an answer refused stays open, with its reason
+    return _CLASSES[shown if shown in ("done", "later", "skip") else "show",
+                    bool(errors.get(step))]
 
 
 # The steps drawn as a fieldset, opened by `step_open` (table/_entry.html).
-FIELDSET_STEPS = ("outcome", "winner", "value", "win_by", "thrower", "exposures", "hand",
-                  "misnamer", "in_error", "intact")
+FIELDSET_STEPS = ("outcome", "winner", "value", "win_by", "exposures", "hand",
+                  "misnamer", "in_error", "intact", "dead")
 
 
-@cache  # at most 10 steps x 6 classes x next or not
+@cache  # at most 10 steps x 8 classes x next or not
 def _fieldset_open(step: str, css: Markup, is_next: bool) -> Markup:
     return Markup('<fieldset%s class="%s" id="step-%s">') % (
         Markup(" data-next") if is_next else Markup(""), css, step)
@@ -126,6 +130,14 @@ def seat_checks(name: str, seats, selected, described: str = "") -> Markup:
                   described)
 
 
+def stacked_seat_labels(seats) -> tuple[tuple[str, str], ...]:
+    """(seat, markup) naming the seat, then the player under it: for buttons that sit three
+    to a row."""
+    return tuple((seat, str(Markup('<strong>%s</strong> <span class="who">%s</span>')
+                            % (SEAT_NAMES.get(seat, seat), player.name)))
+                 for seat, player in seats.items())
+
+
 def seat_labels(seats) -> tuple[tuple[str, str], ...]:
     """(seat, "East · Ruth Abrams") for each seated player, escaped."""
     return _escaped((seat, f"{SEAT_NAMES.get(seat)} · {player.name}")
@@ -147,16 +159,79 @@ def flag(field) -> Markup:
 
 
 def win_by_choices(rules, winner: str | None, seats) -> tuple[tuple[str, str], ...]:
-    """How the winner got the winning tile, under these rules (heavenly only for East, or
-    while the winner is not chosen)."""
-    choices = [("self", "Self-picked (drew it from the wall)"),
-               ("thrown", "Thrown (another player discarded it)")]
+    """How the winner got the winning tile, under these rules, and who threw it, as one
+    question: "Thrown by West" is one tap, not "Thrown" and then "West" (heavenly only for
+    East, or while the winner is not chosen). `seats`: (seat, name) of each seated player.
+    Labels are markup, escaped here: a thrower's button names the seat, then the player."""
+    choices = [("self", "Self-picked")]
     if rules.joker_exchange_self_picked:
-        choices.insert(1, ("joker_exchange", "Joker exchange that completed the hand "
-                                             "(\u201cFinesse\u201d): counts as self-picked"))
-    if rules.heavenly and (winner == "E" or winner not in seats):
-        choices.append(("heavenly", "Heavenly or earthly hand (East only)"))
-    return tuple(choices)
+        choices.append(("joker_exchange", "Finesse (joker exchange): self-picked"))
+    if rules.heavenly and (winner == "E" or winner not in dict(seats)):
+        choices.append(("heavenly", "Heavenly or earthly hand (East)"))
+    out = [(value, str(escape(label))) for value, label in choices]
+    out += [(f"thrown:{seat}", str(Markup('<span class="by">Thrown by</span> %s '
+                                           '<span class="who">%s</span>')
+                                    % (SEAT_NAMES.get(seat, seat), name)))
+            for seat, name in seats if seat != winner]
+    return tuple(out)
+
+
+def _win_by_shown(form) -> str | None:
+    thrower = form.thrown_by()
+    return f"thrown:{thrower}" if thrower else form.win_by.data
+
+
+WIN_BY_WORDS = {"self": "self-picked", "joker_exchange": "Finesse (self-picked)",
+                "heavenly": "heavenly hand"}
+
+
+def answer_chips(form, plan: dict[str, str], seats, outcome_choices) -> Markup:
+    """The answered questions as one line of buttons ("South won · 25 · thrown by West ·
+    2 exposures"), each tapped to open its question again (static/js/table.js); drawn
+    only with JavaScript (table.css), where the answered questions fold away."""
+    words: list[tuple[str, str]] = []
+    outcome = form.outcome.data
+    names = dict(outcome_choices)
+
+    def seat(letter):
+        return SEAT_NAMES.get(letter, letter or "")
+
+    for step in ("outcome", "winner", "value", "win_by", "exposures", "misnamer",
+                 "in_error", "intact"):
+        if plan.get(step) != "done":
+            continue
+        if step == "outcome":
+            words.append((step, f"{seat(form.winner.data)} won"
+                          if outcome == "mahjong" and form.winner.data
+                          else names.get(outcome, outcome)))
+        elif step == "winner":
+            continue  # said with the ending
+        elif step == "value":
+            try:
+                words.append((step, str(form.card_value())))
+            except Exception:  # noqa: BLE001 - an unreadable value is not folded
+                continue
+        elif step == "win_by":
+            thrower = form.thrown_by()
+            words.append((step, f"{seat(thrower)} threw" if thrower
+                          else WIN_BY_WORDS.get(form.win_by.data, form.win_by.data)))
+        elif step == "exposures":
+            n = form.exposures.data
+            words.append((step, f"{n} exposure{'' if n == '1' else 's'}"))
+        elif step == "misnamer":
+            words.append((step, f"misnamed by {seat(form.misnamer.data)}"))
+        elif step == "in_error":
+            words.append((step, "in error: " + ", ".join(seat(s) for s in form.in_error.data)))
+        elif step == "intact":
+            words.append((step, f"{seat(form.intact.data)} intact"))
+    if not words:
+        return Markup("")
+    items = "".join(
+        Markup('<li><button type="button" class="chip" data-step="%s" aria-controls="step-%s" '
+               'aria-expanded="false">%s<span class="visually-hidden"> (change)</span>'
+               '</button></li>') % (step, step, text) for step, text in words)
+    return Markup('<ul class="answers" aria-label="Your answers so far: tap one to change '
+                  'it">%s</ul>') % Markup(items)
 
 
 def wizard(form, seats, rules, plan: dict[str, str], errors: dict[str, str],
@@ -170,16 +245,20 @@ def wizard(form, seats, rules, plan: dict[str, str], errors: dict[str, str],
     extras = described_by(errors, "extras")
     outcomes = tuple(outcome_choices)
     buttons = SimpleNamespace(
-        outcome=radios("outcome", outcomes[:3], outcome, described_by(errors, "outcome")),
+        # who won is how the game ended: "South · Gloria Park" is one tap for both
+        winners=seat_radios("outcome", tuple((f"mahjong:{seat}", label)
+                                             for seat, label in seat_choices),
+                            f"mahjong:{winner}" if outcome == "mahjong" and winner else None,
+                            described_by(errors, "outcome")),
+        outcome=radios("outcome", outcomes[1:3], outcome, described_by(errors, "outcome")),
         rare=(radios("outcome", outcomes[3:], outcome, described_by(errors, "outcome"))
               if len(outcomes) > 3 else None),
         rare_chosen=outcome in [value for value, _ in outcomes[3:]],
         winner=seat_radios("winner", seat_choices, winner, described_by(errors, "winner")),
         value=radios("value", _VALUES, form.value.data, described_by(errors, "value")),
-        win_by=radios("win_by", win_by_choices(rules, winner, seats), form.win_by.data,
-                      described_by(errors, "win_by")),
-        thrower=seat_radios("thrower", [c for c in seat_choices if c[0] != winner],
-                            form.thrower.data, described_by(errors, "thrower")),
+        win_by=seat_radios("win_by", win_by_choices(
+            rules, winner, [(seat, player.name) for seat, player in seats.items()]),
+                           _win_by_shown(form), described_by(errors, "win_by")),
         misnamed_discard=flag(form.misnamed_discard),
         exposures=radios("exposures", _EXPOSURES, form.exposures.data,
                          described_by(errors, "exposures")),
@@ -192,7 +271,12 @@ def wizard(form, seats, rules, plan: dict[str, str], errors: dict[str, str],
                              described_by(errors, "in_error")),
         intact=seat_radios("intact", seat_choices, form.intact.data,
                            described_by(errors, "intact")),
-        dead=seat_checks("dead", seat_choices, form.dead.data, extras),
+        dead=(seat_checks("dead", stacked_seat_labels(seats), form.dead.data,
+                          described_by(errors, "dead"))
+              if outcome in DEAD_CHANGES_POINTS else
+              seat_checks("dead", seat_choices, form.dead.data, extras)),
+        no_dead=_flag("no_dead", "no_dead", "No dead hands",
+                      bool(form.no_dead.data) and not form.dead.data, None),
         in_error_extra=(_in_error_extra(seat_choices, form.in_error.data)
                         if rules.mah_jongg_in_error and not errored else None),
     )
@@ -201,6 +285,7 @@ def wizard(form, seats, rules, plan: dict[str, str], errors: dict[str, str],
                  for kind, label in penalty_kinds]
     classes = {step: step_class(plan, errors, step) for step in STEPS}
     return dict(
+        chips=answer_chips(form, plan, seats, outcome_choices),
         step_class=SimpleNamespace(**classes),
         step_open=SimpleNamespace(**{step: step_open(plan, step, classes[step])
                                      for step in FIELDSET_STEPS}),

@@ -31,6 +31,11 @@ MAX_TYPED = 9999  # card values, exposures: four digits at most
 COMMON_VALUES = (25, 30, 35, 40, 50)
 VALUE_CHOICES = [(str(v), str(v)) for v in COMMON_VALUES]
 EXPOSURE_CHOICES = [(str(n), str(n)) for n in range(5)]
+# The endings where a dead hand changes the points (it scores 0 instead of the wall game's,
+# the misnamer's others' or the error's points): the wizard asks "Any dead hands?" and a
+# save without an answer is refused, never read as "none". In a Mah Jongg only the winner
+# and the thrower score, so a dead hand changes nothing there and stays an extra.
+DEAD_CHANGES_POINTS = ("wall", "misnamed_tile", "error_all_exposed", "error_one_intact")
 
 class Unanswered(InvalidGame):
     """A question that changes the score is not answered yet: the wizard asks it next, a
@@ -95,6 +100,17 @@ class GameAnswers:
                               "to 4. Tap one of the buttons.")
         return number
 
+    def thrown_by(self) -> str | None:
+        """The thrower, when the winning tile was thrown: one answer ("thrown:W") is how
+        the tile came and who threw it; a post with win_by=thrown names them in thrower."""
+        win_by = self.win_by.data or ""
+        if win_by.startswith("thrown:"):
+            return win_by.removeprefix("thrown:") or None
+        return (self.thrower.data or None) if win_by == "thrown" else None
+
+    def dead_answered(self) -> bool:
+        return bool(self.dead.data) or bool(self.no_dead.data)
+
     def record(self, rules: RuleSet) -> dict[str, Any]:
         """The game record for tournament.scoring (keys of steps that do not apply are
         left out, so a hidden answer from an earlier choice never counts)."""
@@ -110,8 +126,8 @@ class GameAnswers:
                 record["self_picked"] = record["joker_exchange"] = True
             elif win_by == "heavenly":
                 record["heavenly"] = True
-            elif win_by == "thrown":
-                record["discarder"] = self.thrower.data or None
+            elif win_by and win_by.startswith("thrown"):
+                record["discarder"] = self.thrown_by()
                 # asked after the thrower: until then the thrower is the missing answer
                 if record["discarder"] or (self.exposures.data or "").strip():
                     record["exposures"] = self.exposures_answer()
@@ -125,6 +141,9 @@ class GameAnswers:
             record["misnamer"] = self.misnamer.data or None
         elif outcome == "error_one_intact":
             record["intact"] = self.intact.data or None
+        if outcome in DEAD_CHANGES_POINTS and not self.dead_answered():
+            raise Unanswered("dead", "Were any hands dead? Tap each dead hand, or "
+                             "\u201cNo dead hands\u201d: a dead hand scores 0.")
         if outcome and outcome != "time":
             record["dead"] = list(dict.fromkeys(self.dead.data or []))
             record["in_error"] = list(dict.fromkeys(self.in_error.data or []))
@@ -152,7 +171,7 @@ class GameAnswers:
         elif record.get("heavenly"):
             self.win_by.data = "heavenly"
         elif record.get("discarder"):
-            self.win_by.data = "thrown"
+            self.win_by.data = f"thrown:{record['discarder']}"
         self.thrower.data = record.get("discarder")
         if record.get("discarder"):
             self.exposures.data = str(record.get("exposures", 0))
@@ -161,6 +180,8 @@ class GameAnswers:
         self.misnamer.data = record.get("misnamer")
         self.intact.data = record.get("intact")
         self.dead.data = list(record.get("dead", []))
+        # a stored game answered the question: no dead hands, or those it lists
+        self.no_dead.data = not self.dead.data
         self.in_error.data = list(record.get("in_error", []))
         for kind in ("blind_pass_peek", "misnamed_exposure"):
             getattr(self, f"pen_{kind}").data = [
@@ -169,7 +190,17 @@ class GameAnswers:
 
 
 class GameForm(GameAnswers, VersionedForm):
-    """One game as a phone posts it (and as the entry page shows it: GameDefaults)."""
+    """One game as a phone posts it (and as the entry page shows it: GameDefaults).
+
+    The entry page asks who won and how the game ended as one question: outcome
+    "mahjong:S" is a Mah Jongg by South (read here into outcome and winner)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        outcome = self.outcome.data or ""
+        if outcome.startswith("mahjong:"):
+            self.outcome.data = "mahjong"
+            self.winner.data = outcome.removeprefix("mahjong:") or self.winner.data
 
     game_no = RowNumberField(validators=[Optional()])
     # "new" (the next game) or "correction" (of an entered game): after a conflict a new
@@ -183,17 +214,22 @@ class GameForm(GameAnswers, VersionedForm):
     thrower = _seat_field("Who threw the winning tile?")
     exposures = StringField("How many exposures did the winner have?",
                             validators=[Optional()])
-    misnamed_discard = BooleanField("The thrower misnamed the winning tile")
-    jokerless = BooleanField("Jokerless (no jokers in the hand)")
-    singles_and_pairs = BooleanField("Singles & Pairs hand")
-    quint = BooleanField("Quint hand")
+    misnamed_discard = BooleanField("The thrower misnamed the tile")
+    jokerless = BooleanField("Jokerless")
+    singles_and_pairs = BooleanField("Singles & Pairs")
+    quint = BooleanField("Quint")
     misnamer = _seat_field("Who misnamed the discard?")
     intact = _seat_field("Whose hand is still intact?")
     in_error = _seats_field("Who declared Mah Jongg in error?")
     dead = _seats_field("Dead hands")
+    no_dead = BooleanField("No dead hands")
     pen_blind_pass_peek = _seats_field("Looked at a blind-pass tile")
     pen_misnamed_exposure = _seats_field("Misnamed a tile called for an exposure")
     note = TextAreaField("Note (optional)", validators=[Optional()])
+    # Posted by the signer's own button ("Bea Goldberg: 35 is right"): their seat. The
+    # initials on the sheet come from their name. A typed `initials` (the front desk's
+    # paper sheet, older pages) is still taken as it is.
+    signed_by = StringField("Signed by", validators=[Optional()])
     initials = StringField("Initials", validators=[Optional()])
     reason = TextAreaField("Reason for the change", validators=[Optional()])
 

@@ -87,11 +87,25 @@ def table_round(view):
     return wrapper
 
 
-def done(target: str, message: str | None = None):
-    """Success: a redirect for a plain post, HX-Redirect for htmx."""
+def done(target: str, message: str | None = None, shown=None):
+    """Success: a redirect for a plain post. For htmx, the page that comes next in this
+    same answer (`shown()`: a response), so no second request can fail after the write
+    went through and leave the phone on the browser's own "no internet" page: a whole page
+    replaces the body (at `target`'s address), a part replaces itself where it is. Without
+    `shown`, HX-Redirect."""
     # a resend after a lost reply must not say it twice
     if message and ("message", message) not in session.get("_flashes", []):
         flash(message)
+    if wants_partial() and shown is not None:
+        response = make_response(shown())
+        if response.headers.get("HX-Retarget") == "body":
+            response.headers["HX-Push-Url"] = target
+        elif message:
+            # a part swapped in place shows what changed itself (a confirmed row); its
+            # message would otherwise wait for the next whole page
+            session["_flashes"] = [f for f in session.get("_flashes", [])
+                                   if f != ("message", message)]
+        return response
     if wants_partial():
         response = make_response("", 200)
         response.headers["HX-Redirect"] = target
@@ -99,23 +113,33 @@ def done(target: str, message: str | None = None):
     return redirect(target, code=303)
 
 
-def answer(write, *, target: str, message: str | None = None, refused, again: bool = False):
+def whole_page(response):
+    """An htmx answer that is a whole page: it replaces the body, shown from its top."""
+    response = make_response(response)
+    response.headers["HX-Retarget"] = "body"
+    response.headers["HX-Reswap"] = "innerHTML show:window:top"
+    return response
+
+
+def answer(write, *, target: str, message: str | None = None, refused, again: bool = False,
+           shown=None):
     """Run one sheet write and answer it: the one place the table's refusals become
     answers. Applied: done (a redirect to `target`, saying `message`); applied already (a
     resend after a lost reply): done too, for the person who sent it it simply worked
     (the message said again only with `again`). Otherwise `refused(error, status)` shows
     the page again: 409 for a conflict (the sheet changed meanwhile: the page reads it as
     it is now, the write's unit having rolled back), else the refusal's own status (422
-    unless it says 409: the sheet as it stands, not the answer, refuses it)."""
+    unless it says 409: the sheet as it stands, not the answer, refuses it). `shown`: the
+    page that follows, for htmx (done)."""
     try:
         write()
     except Replay:
-        return done(target, message if again else None)
+        return done(target, message if again else None, shown)
     except Conflict as error:
         return refused(error, error.status)
     except FieldError as error:
         return refused(error, getattr(error, "status", 422))
-    return done(target, message)
+    return done(target, message, shown)
 
 
 def stamp(form, view, keep_key: bool = True):

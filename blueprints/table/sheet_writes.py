@@ -47,6 +47,7 @@ from core.writes import applied, write
 from models import (
     AppliedRequest,
     GameEntry,
+    Player,
     Round,
     Scoresheet,
     Table,
@@ -171,8 +172,17 @@ def _hand_the_phone(round_: Round, table: Table, seat: str, number: int) -> str:
     """The missing game initials, said to East, who holds the phone."""
     player = seats_of(round_, table).get(seat)
     who = f"{player.name} ({SEAT_NAMES[seat]})" if player else SEAT_NAMES[seat]
-    return (f"Game {number} is not saved yet: hand the phone to {who} to write their "
-            "initials here, then tap Save.")
+    return (f"Game {number} is not saved yet: hand the phone to {who} to check the scores "
+            "and tap their name.")
+
+
+def player_initials(player: Player | None, seat: str) -> str:
+    """What a one-tap confirmation writes for a player: the first letters of their name
+    ("Ruth Abrams" -> "RA"); the seat's letter for an empty seat."""
+    if player is None:
+        return seat
+    letters = "".join(word[0] for word in player.name.replace("-", " ").split() if word)
+    return letters.upper()[:8] or seat
 
 
 def printable(text: str | None, field_name: str, what: str, lines: bool = False) -> str:
@@ -228,8 +238,13 @@ RULED = "The director ruled on this game; only the director can change it now."
 def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any], *,
               initials: str, note: str = "", version: int | None, key: str | None,
               actor: str = "", user: User | None = None, reason: str = "",
-              director: bool = False, expect_new: bool = False) -> Scoresheet:
+              director: bool = False, expect_new: bool = False,
+              signed_by: str | None = None) -> Scoresheet:
     """Save game `number` (the next game, or a correction of an entered one).
+
+    The signer confirms with a tap on their own button (`signed_by`: their seat, which
+    must be the seat that signs the game as it is now); their initials come from their
+    name. Typed `initials` are taken as they are (a paper sheet keyed in).
 
     Checks the record under the tournament's rules (InvalidGame), the signer's initials
     (SheetError), the version (StaleSheet) and the key (Replay); then stores the game
@@ -269,6 +284,12 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
         initials = printable(initials, "initials", "The initials")[:8] \
             or (existing.initials if existing else "")
     else:
+        if not (initials or "").strip() and signed_by:
+            if signed_by != who_signs:
+                raise SheetError("sign", "The answers changed since the button was shown: "
+                                 "check the scores again, then the player named on the "
+                                 "button taps it.")
+            initials = player_initials(seats_of(round_, table).get(who_signs), who_signs)
         initials = check_initials(initials, missing=lambda: _hand_the_phone(
             round_, table, who_signs, number))
     sheet = begin_write(sheet, version, key, locked=None if director else SUBMITTED)

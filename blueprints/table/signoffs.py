@@ -13,26 +13,18 @@ from core.lookup import rules_of
 from core.sheets import stored_totals, subject_of
 from core.words import SEAT_NAMES, SEATS, SheetState, staff_actor, table_actor
 from core.writes import applied
-from models import Player, Round, RoundSignoff, Scoresheet, Table, User, record, utcnow
+from models import Round, RoundSignoff, Scoresheet, Table, User, record, utcnow
 
 from .sheet_view import seats_of
 from .sheet_writes import (
     SheetError,
     begin_write,
     check_initials,
+    player_initials,
     scoped,
     sheet_and_key,
     sheet_write,
 )
-
-
-def player_initials(player: Player | None, seat: str) -> str:
-    """What a one-tap confirmation writes for a player: the first letters of their name
-    ("Ruth Abrams" -> "RA"); the seat's letter for an empty seat."""
-    if player is None:
-        return seat
-    letters = "".join(word[0] for word in player.name.replace("-", " ").split() if word)
-    return letters.upper()[:8] or seat
 
 
 def _every_game_entered(sheet: Scoresheet, table: Table, field: str, message: str) -> None:
@@ -54,6 +46,8 @@ def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
     if seat not in SEATS:
         raise SheetError("seat", "Choose your seat.")
     sheet, key = sheet_and_key(round_, table, key, "initial", seat)
+    if not (initials or "").strip():  # the player's one tap on their own button
+        initials = player_initials(seats_of(round_, table).get(seat), seat)
     initials = check_initials(initials, f"initials_{seat}")
     if shown_total is not None and version != sheet.version and \
             sheet.state == SheetState.OPEN:

@@ -35,6 +35,7 @@ from .pages import (
     stamp,
     table_round,
     versioned,
+    whole_page,
 )
 from .sheet_view import sheet_view
 
@@ -83,6 +84,19 @@ def page(code, number):
     poll_url = context["page_url"] if asked else link("table.page", table)
     return render_page_or_partial("table/page.html", "table/_panel.html", poll_url=poll_url,
                                   poll_token=state.token, **context)
+
+
+def table_page(table, round_no: int):
+    """The table's whole page for round `round_no`, as the answer to a write that leads
+    there (pages.done)."""
+    state = sheets.poll_state(table, round_no)
+    rnd = state.round
+    view = sheet_view(table, rnd, panel=True)
+    context = page_context(table, view, state.clock_state)
+    context["other_open"] = (sheets.open_rounds_before(table, rnd.number)
+                             if rnd.number > 1 else [])
+    return whole_page(render_template("table/page.html", poll_url=context["page_url"],
+                                      poll_token=state.token, **context))
 
 
 # ---- entering a game ----------------------------------------------------------------
@@ -189,10 +203,11 @@ def save_game(code, number):
     return answer(lambda: sheet_writes.save_game(
         table, rnd, form.game_no.data or 0, form.record(rules),
         initials=form.initials.data or "", note=form.note.data or "",
-        **sent(form),
+        signed_by=form.signed_by.data or None, **sent(form),
         expect_new=form.entered_as.data != "correction"),
         target=link("table.page", table, rnd.number),
-        message=f"Game {form.game_no.data} saved.", refused=refused, again=True)
+        message=f"Game {form.game_no.data} saved.", refused=refused, again=True,
+        shown=lambda: table_page(table, rnd.number))
 
 
 # ---- time called, review, initials, submit --------------------------------------------
@@ -287,7 +302,8 @@ def initial(code, number):
         **sent(form)),
         target=link("table.review", table, rnd.number),
         message=f"{SEAT_NAMES.get(seat, seat)} initialled.",
-        refused=review_again(forms={seat: form} if seat in SEATS else None))
+        refused=review_again(forms={seat: form} if seat in SEATS else None),
+        shown=lambda: review_page(table, rnd))
 
 
 @bp.post("/<code>/<int:number>/game-initial")
@@ -301,7 +317,7 @@ def initial_game(code, number):
         table, rnd, form.game_no.data or 0, seat, **sent(form)),
         target=link("table.review", table, rnd.number),
         message=f"{SEAT_NAMES.get(seat, seat)} initialled game {form.game_no.data}.",
-        refused=review_again("game_initials"))
+        refused=review_again("game_initials"), shown=lambda: review_page(table, rnd))
 
 
 @bp.post("/<code>/<int:number>/west-check")
@@ -311,7 +327,8 @@ def west_check(code, number):
     form = WestCheckForm()
     return answer(lambda: signoffs.west_check(g.table, g.round, **sent(form)),
                   target=link("table.review", g.table, g.round.number),
-                  message="West checked the sheet.", refused=review_again("west"))
+                  message="West checked the sheet.", refused=review_again("west"),
+                  shown=lambda: review_page(g.table, g.round))
 
 
 @bp.post("/<code>/<int:number>/submit")
@@ -321,4 +338,5 @@ def submit(code, number):
     form = SubmitForm()
     return answer(lambda: signoffs.submit_sheet(g.table, g.round, **sent(form)),
                   target=link("table.page", g.table, g.round.number),
-                  message="Round submitted. Thank you!", refused=review_again("submit"))
+                  message="Round submitted. Thank you!", refused=review_again("submit"),
+                  shown=lambda: table_page(g.table, g.round.number))

@@ -71,15 +71,32 @@
     note.textContent = text;
     form.parentNode.insertBefore(note, form);
     var button = form.querySelector(".call-button");
-    if (button) { button.textContent = "Try the call again"; }
+    if (button) { button.textContent = "Try the call again now"; }
   }
+  // A lost request and a lost answer look the same from here: the call may well have
+  // reached the director. Say so, and send it again (the same request key: never a second
+  // call) until an answer comes; the answer, or the page's poll once the call is in,
+  // replaces this note with the call's real state ("The director has been called").
+  var callRetry = null;
+  function retryCall(form) {
+    if (callRetry) { window.clearInterval(callRetry); }
+    callRetry = window.setInterval(function () {
+      if (!form.isConnected) { window.clearInterval(callRetry); callRetry = null; return; }
+      if (navigator.onLine !== false) { form.requestSubmit(); }
+    }, 5000);
+  }
+  window.addEventListener("online", function () {
+    var form = document.querySelector("#table-call form.call-form");
+    if (callRetry && form) { form.requestSubmit(); }
+  });
   document.addEventListener("htmx:sendError", function (event) {
     var placing = event.detail.elt && event.detail.elt.classList &&
       event.detail.elt.classList.contains("call-form");
     barFailed(event, placing
-      ? "Your call was NOT sent: no connection. Tap \u201cTry the call again\u201d, or " +
-        "raise your hand for a director."
+      ? "No answer yet: the Wi-Fi may be down, so the director may not have your call. " +
+        "This phone keeps trying by itself; if nobody comes, raise your hand."
       : "Not sent: no connection. Tap the button again.");
+    if (placing) { retryCall(event.detail.elt); }
   });
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;

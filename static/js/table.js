@@ -48,8 +48,10 @@
     var form = document.getElementById("entry");
     if (!form || !tapped || !form.contains(tapped)) {
       // after a swap, event.detail.elt is the page's body: the form is the request's
-      var other = config && config.elt.closest && config.elt.closest("form[hx-boost]");
-      return other && {form: other, spot: other, saving: true, boosted: true};
+      var other = config && config.elt.closest &&
+        config.elt.closest("form[hx-boost], form[data-table-write]");
+      return other && {form: other, spot: other, saving: true,
+                       boosted: other.hasAttribute("hx-boost")};
     }
     var saving = cause.type === "submit";
     var spot = saving ? form.querySelector("#step-sign .actions")
@@ -79,8 +81,14 @@
       again.addEventListener("click", resendStep);
       box.appendChild(again);
     }
-    if (where.saving) { where.spot.insertBefore(box, where.spot.firstChild); }
-    else if (where.after && where.spot.contains(where.after)) {
+    if (where.saving) {
+      // above the button, which stays in sight clear of the call bar (scroll-margin in
+      // table.css): the note never pushes it under the bar
+      where.spot.parentNode.insertBefore(box, where.spot);
+      where.spot.scrollIntoView({block: "nearest"});
+      return;
+    }
+    if (where.after && where.spot.contains(where.after)) {
       where.after.parentNode.insertBefore(box, where.after.nextSibling);
     } else { where.spot.appendChild(box); }
     // in sight, clear of the call bar (scroll-margin in table.css)
@@ -100,12 +108,40 @@
       note(where, "No answer from the server: the Wi-Fi may be down. " + (where.boosted
         ? "Tap again" + (where.form.method === "get" ? "."
           : ": if the first tap got through, it counts only once.")
-        : "Your entry is kept here. Tap Save again: if the first tap got through, the " +
-          "game is saved only once."));
+        : "Your answers are kept. This phone tries again by itself; it counts once."));
+      if (!where.boosted || where.form.method !== "get") { retryLater(where.form, event); }
     } else {
       note(where, "Not sent: no connection. Your answer is kept.", "Send this answer again");
     }
   });
+  // A write whose answer was lost is sent again, with the same request key, until an
+  // answer comes: the server applies it once and answers with the page as it now is
+  // ("Game 1 saved.", "Submitted 11:25"), which replaces the "no answer" note.
+  var retry = null;
+  function retryLater(form, event) {
+    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    var submitter = cause && cause.submitter;
+    stopRetry();
+    retry = {form: form, submitter: submitter && submitter.isConnected ? submitter : null,
+             timer: window.setInterval(sendAgain, 5000)};
+  }
+  function stopRetry() {
+    if (retry) { window.clearInterval(retry.timer); retry = null; }
+  }
+  function sendAgain() {
+    if (!retry || !retry.form.isConnected) { stopRetry(); return; }
+    if (navigator.onLine === false) { return; }
+    var form = retry.form, submitter = retry.submitter;
+    if (submitter && submitter.isConnected) { form.requestSubmit(submitter); }
+    else { form.requestSubmit(); }
+  }
+  window.addEventListener("online", function () { if (retry) { sendAgain(); } });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    // only the resent write's own answer (not the page's poll) ends the resending
+    if (retry && event.detail.successful &&
+        (event.detail.elt === retry.form || !retry.form.isConnected)) { stopRetry(); }
+  });
+
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;
     var where = place(event);
@@ -141,32 +177,67 @@
     if (form && form.dataset.unsent) { resendStep(); }
   });
 
-  // After a step is answered, bring the next question into view (East keeps one thumb on
-  // the buttons instead of scrolling). Only when it is below the fold; focus stays put.
-  document.addEventListener("htmx:afterSettle", function (event) {
-    var form = event.detail.elt;
-    if (!form || form.id !== "entry") { return; }
-    var next = form.querySelector("[data-next]");
-    if (!next || next.id === "step-outcome") { return; }
-    var box = next.getBoundingClientRect();
-    if (box.top > window.innerHeight * 0.6 || box.bottom < 0) {
-      next.scrollIntoView({ behavior: "smooth", block: "start" });
+  // An answered question folded to one line: a tap opens it again, in place, to change
+  // the answer (a new answer sends the form; the answers fold again).
+  document.addEventListener("click", function (event) {
+    var chip = event.target.closest && event.target.closest("#entry .answers button[data-step]");
+    if (!chip) { return; }
+    var step = document.getElementById("step-" + chip.dataset.step);
+    if (!step) { return; }
+    var open = step.classList.toggle("reopened");
+    chip.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) {
+      var first = step.querySelector("input:checked") || step.querySelector("input");
+      if (first) { first.focus({preventScroll: true}); }
     }
   });
 
-  // The initials box opens the keyboard: keep the Save button in sight just under it, above
-  // the call bar (the page shrinks with the keyboard; scroll-margin in table.css).
-  function showSave() {
-    var box = document.activeElement;
-    if (!box || box.id !== "initials") { return; }
-    var actions = box.closest("form") && box.closest("form").querySelector("#step-sign .actions");
-    if (actions) { actions.scrollIntoView({block: "end"}); }
+  // A typed card value is sent once it reads as a whole card value: 20 to 150 in fives
+  // ("8" waits for "85"; "10" for "100"), so a slow typist never sees a half-typed number
+  // refused. Leaving the box sends whatever it holds (the "change" the form listens for).
+  function wholeCardValue(text) {
+    if (!/^[0-9]{2,3}$/.test(text)) { return false; }
+    var value = parseInt(text, 10);
+    return value >= 20 && value <= 150 && value % 5 === 0;
   }
-  document.addEventListener("focusin", function (event) {
-    if (event.target.id === "initials") { setTimeout(showSave, 50); }
+  document.addEventListener("input", function (event) {
+    var box = event.target;
+    if (box.id !== "value_other" || !wholeCardValue(box.value.trim())) { return; }
+    box.dispatchEvent(new CustomEvent("value-typed", {bubbles: true}));
   });
-  window.addEventListener("resize", showSave);
-  if (window.visualViewport) { window.visualViewport.addEventListener("resize", showSave); }
+
+  // "No dead hands" and a dead hand are two answers to one question.
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (box.id === "no_dead" && box.checked) {
+      document.querySelectorAll("#step-dead input[name=dead]").forEach(function (seat) {
+        seat.checked = false;
+      });
+    } else if (box.name === "dead" && box.checked && box.closest("#step-dead")) {
+      var none = document.getElementById("no_dead");
+      if (none) { none.checked = false; }
+    }
+  }, true);
+
+  // Every tapped button says at once that its request is under way.
+  var BUSY_WORDS = {save: "Saving\u2026", other: "Sending\u2026"};
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    var button = cause && cause.submitter;
+    if (!button || button.classList.contains("is-busy")) { return; }
+    button.dataset.label = button.textContent;
+    button.classList.add("is-busy");
+    button.setAttribute("aria-busy", "true");
+    button.textContent = button.closest("#entry") ? BUSY_WORDS.save : BUSY_WORDS.other;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    var button = cause && cause.submitter;
+    if (!button || !button.classList.contains("is-busy") || !button.isConnected) { return; }
+    button.classList.remove("is-busy");
+    button.removeAttribute("aria-busy");
+    if (button.dataset.label) { button.textContent = button.dataset.label; }
+  });
 
   // A quick card value and a typed one are the same answer: choosing one clears the other.
   document.addEventListener("change", function (event) {

@@ -177,7 +177,9 @@ def test_two_phones_editing_one_sheet_get_a_409_not_a_lost_update(server):
 
     statuses, body = asyncio.run(run())
     assert statuses == [303, 409]
-    assert "changed" in body.lower()
+    # the second phone is told in words, beside its own answers (it once passed on the
+    # word "changed" of an htmx attribute)
+    assert "another phone saved game 1 while you were entering it" in body.lower()
     with server.app_context():
         from sqlalchemy import select
 

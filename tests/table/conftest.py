@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from blueprints.table.forms import DEAD_CHANGES_POINTS
 from models import Round, db
 from tests.conftest import make_tournament
 
@@ -71,6 +72,10 @@ class TableClient:
                 "version": version if version is not None else self.version(round_no),
                 "request_key": key or secrets.token_urlsafe(8), "initials": initials}
         data.update(fields)
+        # The entry page asks "Any dead hands?" where they change the points; a test that
+        # names none answers "No dead hands", as East's one tap does.
+        if data.get("outcome") in DEAD_CHANGES_POINTS and "dead" not in data:
+            data.setdefault("no_dead", "y")
         return data
 
 

@@ -82,11 +82,19 @@ def test_amend_a_locked_sheet_needs_a_reason(client, east, tnt):
 def test_amend_page_is_filled_and_previews(client, east, tnt):
     east.save(1, outcome="mahjong", winner="S", value="30", win_by="self")
     text = client.get(sheet_url(tnt, tail="/game/1")).get_data(as_text=True)
-    assert 'id="winner-S" value="S" checked' in text and "Why are you changing" in text
+    # who won is ticked with how the game ended ("South · ...")
+    assert 'id="outcome-mahjong:S" value="mahjong:S" checked' in text
+    assert "Why are you changing" in text
     response = client.post(sheet_url(tnt, tail="/game/1/preview"),
-                           data={"outcome": "wall"}, headers={"HX-Request": "true"})
-    assert response.status_code == 200 and "wall game +10 (TNT)" in response.get_data(
-        as_text=True)
+                           data={"outcome": "wall", "no_dead": "y"},
+                           headers={"HX-Request": "true"})
+    preview = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert preview.count('<span class="score-points">10</span>') == 4  # wall game +10 each
+    # a wall game asks "Any dead hands?": without an answer, no scores yet
+    unanswered = client.post(sheet_url(tnt, tail="/game/1/preview"),
+                             data={"outcome": "wall"}, headers={"HX-Request": "true"})
+    assert 'class="score-points"' not in unanswered.get_data(as_text=True)
 
 
 def add_guide(app, tnt):

@@ -12,6 +12,12 @@ from tests.cycles import left_in_cycles
 HX = {"HX-Request": "true"}
 
 
+def ticked_winner(seat):
+    """The entry page's answer "who won" as it is ticked: asked with how the game ended
+    (outcome "mahjong:S")."""
+    return f'id="outcome-mahjong:{seat}" value="mahjong:{seat}" checked'
+
+
 def games(east, round_no=1):
     sheet = east.sheet(round_no)
     return sorted(sheet.games, key=lambda g: g.number) if sheet else []
@@ -63,8 +69,11 @@ def test_penalty_and_note_are_kept(east):
 
 
 @pytest.mark.parametrize("fields, field_id, words", [
+    # the thrower is chosen with how the tile came: its error is said at that step
+    ({"outcome": "mahjong", "winner": "S", "value": "30", "win_by": "thrown:S",
+      "exposures": "1"}, "err-win_by", "cannot be the winner"),
     ({"outcome": "mahjong", "winner": "S", "value": "30", "win_by": "thrown",
-      "thrower": "S", "exposures": "1"}, "err-thrower", "cannot be the winner"),
+      "thrower": "S", "exposures": "1"}, "err-win_by", "cannot be the winner"),
     ({"outcome": "mahjong", "winner": "S", "value_other": "33", "win_by": "self"},
      "err-value", "steps of 5"),
     ({"outcome": "mahjong", "winner": "S", "value_other": "abc", "win_by": "self"},
@@ -74,8 +83,9 @@ def test_penalty_and_note_are_kept(east):
      "self-picked or thrown"),
     ({"outcome": "mahjong", "winner": "S", "value": "30", "win_by": "heavenly"},
      "err-win_by", "Only East"),
+    # the winner is chosen with how the game ended ("South · ..."): said at that step
     ({"outcome": "mahjong", "winner": "S", "value": "30", "win_by": "self", "dead": ["S"]},
-     "err-winner", "cannot be dead"),
+     "err-outcome", "cannot be dead"),
     ({}, "err-outcome", "How did the game end"),
 ])
 def test_invalid_games_are_refused_at_the_field_and_nothing_is_saved(east, fields, field_id,
@@ -88,14 +98,25 @@ def test_invalid_games_are_refused_at_the_field_and_nothing_is_saved(east, field
     assert games(east) == []
     # the inputs East typed are still there
     if fields.get("winner"):
-        assert 'id="winner-S" value="S" checked' in text
+        assert ticked_winner("S") in text
 
 
-def test_missing_initials_are_asked_for_at_the_field(east):
+def test_the_signers_tap_is_asked_for_at_the_field_and_gives_their_initials(east):
+    """No typed initials: a save without the signer's tap (nor initials) is refused at
+    the sign step, naming who to hand the phone to; their tap writes their name's."""
     response = east.save(1, initials="", outcome="wall")
+    text = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert 'id="err-sign"' in response.get_data(as_text=True)
+    message = re.search(r'id="err-sign">([^<]*)<', text)
+    assert message and ("hand the phone to Player 3 (West) to check the scores and tap "
+                        "their name") in message.group(1), text
     assert games(east) == []
+    # West signs a wall game: their button, then the initials of "Player 3"
+    assert 'name="signed_by" value="W"' in text and "Player 3: these are right" in text
+    assert 'name="initials"' not in text
+    assert east.save(1, initials="", outcome="wall", signed_by="W").status_code == 303
+    [game] = games(east)
+    assert game.signer == "W" and game.initials == "P3"
 
 
 def test_htmx_save_failure_answers_the_entry_partial(east):
@@ -106,10 +127,21 @@ def test_htmx_save_failure_answers_the_entry_partial(east):
     assert "HX-Request" in response.headers["Vary"]
 
 
-def test_htmx_save_success_redirects_with_hx_redirect(east):
+def test_htmx_save_success_answers_the_table_page_in_place(east):
+    """A write's htmx answer carries the next page (no HX-Redirect, so no second request
+    can fail after the write went through): the whole table page for the body, its
+    address pushed; a plain post still redirects."""
     response = east.save(1, headers=HX, outcome="wall")
-    assert response.status_code == 200
-    assert response.headers["HX-Redirect"].startswith(east.base)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 200 and "HX-Redirect" not in response.headers
+    assert response.headers["HX-Retarget"] == "body"
+    assert response.headers["HX-Reswap"] == "innerHTML show:window:top"
+    pushed = response.headers["HX-Push-Url"]
+    assert pushed.startswith(east.base) and f"k={east.table.token}" in pushed
+    assert "Game 1 saved." in text and "Enter game 2" in text and 'id="panel"' in text
+    assert len(games(east)) == 1
+    plain = east.save(2, outcome="wall")
+    assert plain.status_code == 303 and plain.headers["Location"].startswith(east.base)
 
 
 def test_preview_shows_scores_with_the_rule_sets_words_and_x_for_zero(east):
@@ -121,7 +153,11 @@ def test_preview_shows_scores_with_the_rule_sets_words_and_x_for_zero(east):
     assert "jokerless +10 (TNT)" in text and "self-picked +10 (TNT)" in text
     assert '<span class="score-points">45</span>' in text
     assert '<span class="score-points">X</span>' in text
-    assert "Hand the phone to Player 3 (West) to initial game 1" in text
+    # the winner signs: their own button saves the game
+    assert "Hand the phone to <strong>Player 3</strong>" in text
+    assert re.search(r'<button type="submit"[^>]* name="signed_by" value="W"[^>]*>'
+                     r'Player 3: 45 is right</button>', text)
+    assert 'name="initials"' not in text
     assert games(east) == []
 
 
@@ -142,7 +178,11 @@ def test_the_preview_writes_nothing_and_reads_as_the_entry_page_does(east):
     assert preview.statements and all(
         statement.lstrip().upper().startswith("SELECT") for statement in preview.statements)
     assert preview.statements[0] == page.statements[0]  # the table's link, read as rows
-    assert len(preview.statements) <= len(page.statements)
+    # the page's own reads and, of the round asked for (round_no), its plain row: nothing
+    # read twice, no entities
+    assert [statement for statement in preview.statements
+            if not statement.lstrip().startswith("SELECT round.")] == page.statements
+    assert len(preview.statements) <= len(page.statements) + 1
     wrong = east.client.post(east.url("/game/preview").replace(east.table.token, "x" * 20),
                              data=data, headers=HX)
     assert wrong.status_code == 404
@@ -156,7 +196,8 @@ def test_a_save_reads_its_sheet_with_its_games_and_initials_in_one_query(east):
 
     east.save(1, outcome="wall", initials="ab")
     data = {"game_no": 2, "round_no": 1, "entered_as": "new", "version": east.version(),
-            "request_key": "second-game", "initials": "ab", "outcome": "wall"}
+            "request_key": "second-game", "initials": "ab", "outcome": "wall",
+            "no_dead": "y"}
     with count_queries() as save:
         assert east.post("/game", data).status_code == 303
     reads = [" ".join(statement.split()) for statement in save.statements
@@ -177,10 +218,12 @@ def test_preview_of_an_unfinished_entry_names_the_next_step_not_an_error(east):
 
 def test_preview_of_a_contradiction_shows_it_at_the_field(east):
     data = {"game_no": 1, "round_no": 1, "version": 1, "outcome": "mahjong", "winner": "W",
-            "value": "25", "win_by": "thrown", "thrower": "N", "exposures": "1",
-            "dead": ["N"]}
+            "value": "25", "win_by": "thrown:N", "exposures": "1", "dead": ["N"]}
     text = east.post("/game/preview", data, headers=HX).get_data(as_text=True)
-    assert 'id="err-thrower"' in text and "dead hand cannot be the thrower" in text
+    # said where the thrower was chosen: with how the tile came
+    message = re.search(r'id="err-win_by">([^<]*)<', text)
+    assert message and "dead hand cannot be the thrower" in message.group(1), text
+    assert 'id="err-thrower"' not in text
 
 
 def test_outcomes_and_penalties_follow_the_rule_set(east, east_htm):
@@ -217,8 +260,8 @@ def test_correction_page_is_filled_from_the_stored_game(east):
               thrower="W", exposures="3")
     text = east.get("/game", g=1).get_data(as_text=True)
     assert "Correct game 1" in text
-    assert 'id="winner-S" value="S" checked' in text and 'value="55"' in text
-    assert 'id="thrower-W" value="W" checked' in text
+    assert ticked_winner("S") in text and 'value="55"' in text
+    assert 'id="win_by-thrown:W" value="thrown:W" checked' in text
 
 
 def test_stale_version_answers_409_with_the_current_sheet_and_keeps_the_inputs(east):
@@ -229,7 +272,7 @@ def test_stale_version_answers_409_with_the_current_sheet_and_keeps_the_inputs(e
     assert response.status_code == 409
     assert "Someone changed this sheet" in text
     assert "Wall game" in text  # the current sheet
-    assert 'id="winner-S" value="S" checked' in text
+    assert ticked_winner("S") in text
     assert f'name="version" value="{east.version()}"' in text
     assert len(games(east)) == 1
 
@@ -275,13 +318,13 @@ def test_the_panel_polls_with_round_version_and_clock_state(east):
 
 def test_a_form_without_a_version_is_treated_as_stale(east):
     response = east.post("/game", {"game_no": 1, "round_no": 1, "outcome": "wall",
-                                   "initials": "W", "request_key": "k1"})
+                                   "no_dead": "y", "initials": "W", "request_key": "k1"})
     assert response.status_code == 409
     assert games(east) == []
 
 
 def test_the_plain_preview_button_answers_the_whole_page(east):
-    data = {"game_no": 1, "round_no": 1, "version": 1, "outcome": "wall"}
+    data = {"game_no": 1, "round_no": 1, "version": 1, "outcome": "wall", "no_dead": "y"}
     response = east.post("/game/preview", data)
     text = response.get_data(as_text=True)
     assert response.status_code == 200 and "<html" in text and "wall game +10 (TNT)" in text
@@ -318,3 +361,131 @@ def test_the_table_and_entry_pages_and_preview_leave_nothing_to_the_garbage_coll
     assert left_in_cycles(*pages) == []
     preview = pages[2]().get_data(as_text=True)
     assert "What is the hand worth" in preview
+
+
+# ---- the signer's tap, the thrower in one tap, "Any dead hands?" ----------------------
+
+
+def name_seat(east, seat, name, round_no=1):
+    """Give the player in `seat` at East's table (this round) the name `name`."""
+    from models import Player, Round, Seating
+
+    rnd = db.session.scalar(db.select(Round).where(
+        Round.tournament_id == east.tournament.id, Round.number == round_no))
+    player = db.session.scalar(db.select(Player).join(
+        Seating, Seating.player_id == Player.id).where(
+        Seating.round_id == rnd.id, Seating.table_id == east.table.id, Seating.seat == seat))
+    player.name = name
+    db.session.commit()
+
+
+def sign_button(text):
+    """(seat, words) of the signer's button on an entry page, or None."""
+    found = re.search(r'<button type="submit"[^>]* name="signed_by" value="(\w)"[^>]*>'
+                      r'(.*?)</button>', text, re.S)
+    return (found.group(1), " ".join(found.group(2).split())) if found else None
+
+
+def test_the_signers_tap_writes_the_initials_of_their_name_on_the_game_and_the_total(east):
+    name_seat(east, "S", "Bea Goldberg")
+    name_seat(east, "W", "Carol Chen")
+    answers = {"outcome": "mahjong", "winner": "S", "value": "25", "win_by": "self"}
+    preview = east.post("/game/preview", east.game_data(1, initials="", **answers),
+                        headers=HX).get_data(as_text=True)
+    assert sign_button(preview) == ("S", "Bea Goldberg: 35 is right")  # the winner signs
+    assert 'name="initials"' not in preview
+    assert east.save(1, initials="", signed_by="S", **answers).status_code == 303
+    [game] = games(east)
+    assert game.signer == "S" and game.initials == "BG" and game.points["S"] == 35
+    assert "Bea Goldberg (South) initialled the scores: BG." in east.get().get_data(
+        as_text=True)
+    # West signs a wall game: "Carol Chen: these are right" -> CC
+    preview = east.post("/game/preview", east.game_data(2, initials="", outcome="wall"),
+                        headers=HX).get_data(as_text=True)
+    assert sign_button(preview) == ("W", "Carol Chen: these are right")
+    assert east.save(2, initials="", signed_by="W", outcome="wall").status_code == 303
+    assert games(east)[1].initials == "CC"
+    east.save(3, outcome="wall")
+    east.save(4, outcome="time")
+    # the review: Bea's one button for her round total, posted with no initials
+    review = east.get("/review").get_data(as_text=True)
+    button = re.search(r'id="confirm-S"[^>]*>(.*?)</button>', review, re.S)
+    assert button and "Bea Goldberg" in button.group(1) and 'id="total-S">55<' in button.group(1)
+    shown = dict(re.findall(r'id="initials-S-(\w+)" name="\w+" type="hidden" value="([^"]*)"',
+                            review))
+    assert "initials" not in shown
+    response = east.post("/initial", {**shown, "seat": "S"})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    assert {s.seat: s.initials for s in east.sheet().signoffs} == {"S": "BG"}
+    row = re.search(r'id="confirmed-S">(.*?)</p>', east.get("/review").get_data(as_text=True),
+                    re.S)
+    assert row and "Bea Goldberg" in row.group(1) and "BG" in row.group(1)
+
+
+@pytest.mark.parametrize("tapped", ["W", "N", "Z"])
+def test_a_tap_by_someone_who_does_not_sign_is_refused_and_nothing_is_saved(east, tapped):
+    """South won: South signs. A button of another seat (a page shown before the answers
+    changed, or a forged post) saves nothing and says so at the sign step."""
+    response = east.save(1, initials="", signed_by=tapped, outcome="mahjong", winner="S",
+                         value="25", win_by="self")
+    text = response.get_data(as_text=True)
+    assert response.status_code == 422
+    message = re.search(r'id="err-sign">([^<]*)<', text)
+    assert message and "check the scores again" in message.group(1), text
+    assert games(east) == []
+    assert db.session.scalar(db.select(db.func.count()).select_from(AuditEvent)
+                             .where(AuditEvent.action.like("game.%"))) == 0
+    # South's own button is shown again, for the scores as they are
+    assert sign_button(text) == ("S", "Player 2: 35 is right")
+
+
+@pytest.mark.parametrize("ending", [
+    {"outcome": "wall"},
+    {"outcome": "misnamed_tile", "misnamer": "S"},
+])
+def test_a_game_without_an_answer_to_any_dead_hands_is_refused_at_that_step(east, ending):
+    """TNT, wall game: "+10 for each player except players whose hands have been declared
+    dead"; "0 points for a dead hand ... do not receive the 10-point wall game bonus."
+    (/work/shared/rules/000_5ca60a422e8b9084.txt). Where a dead hand changes the points
+    (forms.DEAD_CHANGES_POINTS) the page asks "Any dead hands?": no answer is never read
+    as "none"."""
+    data = east.game_data(1, **ending)
+    del data["no_dead"]
+    response = east.post("/game", data)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 422
+    message = re.search(r'id="err-dead">([^<]*)<', text)
+    assert message and "a dead hand scores 0" in message.group(1), text
+    assert 'id="err-sign"' not in text
+    assert games(east) == []
+    # the question, with each seat and "No dead hands"
+    step = re.search(r'<fieldset[^>]* id="step-dead">(.*?)</fieldset>', text, re.S)
+    assert step and "Any dead hands?" in step.group(1)
+    assert all(f'name="dead" id="dead-{seat}" value="{seat}"' in step.group(1)
+               for seat in "ESWN")
+    assert 'name="no_dead"' in step.group(1) and "No dead hands" in step.group(1)
+    # nor are scores previewed before the answer
+    preview = east.post("/game/preview", data, headers=HX).get_data(as_text=True)
+    assert 'class="score-points"' not in preview and sign_button(preview) is None
+    # answered: North's dead hand scores 0, the others their points
+    assert east.save(1, dead=["N"], **ending).status_code == 303
+    [game] = games(east)
+    assert game.points["N"] == 0 and game.record["dead"] == ["N"]
+    if ending["outcome"] == "wall":
+        assert game.points == {"E": 10, "S": 10, "W": 10, "N": 0}
+
+
+def test_thrown_by_west_in_one_tap_records_the_discarder_and_the_exposures(east):
+    """win_by "thrown:W" ("Thrown by West") is how the tile came and who threw it."""
+    entry = east.get("/game").get_data(as_text=True)
+    assert 'name="thrower"' not in entry  # no thrower step of its own
+    response = east.save(1, outcome="mahjong", winner="S", value="30", win_by="thrown:W",
+                         exposures="2")
+    assert response.status_code == 303, response.get_data(as_text=True)
+    [game] = games(east)
+    assert game.record["discarder"] == "W" and game.record["exposures"] == 2
+    assert not game.record.get("self_picked")
+    assert game.points == {"E": 0, "S": 30, "W": -10, "N": 0}  # TNT: 2 exposures, -10
+    correction = east.get("/game", g=1).get_data(as_text=True)
+    assert 'id="win_by-thrown:W" value="thrown:W" checked' in correction
+    assert 'id="exposures-2" value="2" checked' in correction

@@ -77,8 +77,9 @@ def _field(name, data=None, label=""):
 def test_the_wizard_ticks_the_answers_and_leaves_the_winner_out_of_the_throwers():
     form = SimpleNamespace(
         outcome=_field("outcome", "mahjong"), winner=_field("winner", "S"),
-        value=_field("value", "30"), win_by=_field("win_by", "thrown"),
-        thrower=_field("thrower", "W"), exposures=_field("exposures", "2"),
+        value=_field("value", "30"), win_by=_field("win_by", "thrown:W"),
+        thrower=_field("thrower"), exposures=_field("exposures", "2"),
+        thrown_by=lambda: "W", no_dead=_field("no_dead", False),
         misnamer=_field("misnamer"), intact=_field("intact"),
         in_error=_field("in_error", ["N"]), dead=_field("dead", ["E"]),
         pen_blind_pass_peek=_field("pen_blind_pass_peek", ["W"]),
@@ -88,15 +89,20 @@ def test_the_wizard_ticks_the_answers_and_leaves_the_winner_out_of_the_throwers(
         quint=_field("quint", False, "Quint"))
     seats = {seat: SimpleNamespace(name=f"P{seat}") for seat in "ESWN"}
     parts = wizard(form, seats, PRESETS["tnt"], {"next": "hand", "misnamer": "skip"},
-                   {"thrower": "No"}, [("mahjong", "Mah Jongg"), ("wall", "Wall game")],
+                   {"win_by": "No"}, [("mahjong", "Mah Jongg"), ("wall", "Wall game")],
                    [("blind_pass_peek", "Looked at a Blind-pass tile")])
     buttons = parts["buttons"]
+    # who won is asked with how the game ended
+    assert 'id="outcome-mahjong:S" value="mahjong:S" checked>' in buttons.winners
     assert 'id="winner-S" value="S" checked>' in buttons.winner
-    assert "thrower-S" not in buttons.thrower
-    assert 'id="thrower-W" value="W" checked aria-describedby="err-thrower">' in buttons.thrower
+    # the thrower is chosen with how the tile came: "Thrown by West", never the winner
+    assert "thrown:S" not in buttons.win_by
+    assert ('id="win_by-thrown:W" value="thrown:W" checked aria-describedby="err-win_by">'
+            '<span><span class="by">Thrown by</span> West <span class="who">PW</span>'
+            in buttons.win_by)
     assert 'id="value-30" value="30" checked>' in buttons.value
     assert 'id="exposures-2" value="2" checked>' in buttons.exposures
-    assert 'value="thrown" checked>' in buttons.win_by and buttons.rare is None
+    assert buttons.rare is None
     assert buttons.jokerless == ('<label class="choice" for="jokerless"><input type="checkbox" '
                                  'name="jokerless" id="jokerless" value="y" checked><span>'
                                  'Jokerless &amp; more</span></label>')
@@ -107,4 +113,4 @@ def test_the_wizard_ticks_the_answers_and_leaves_the_winner_out_of_the_throwers(
     assert parts["penalties"][0][0] == "looked at a blind-pass tile"
     assert 'id="pen_blind_pass_peek-W" value="W" checked>' in parts["penalties"][0][1]
     assert parts["step_class"].misnamer == "step step-skip"
-    assert parts["step_class"].thrower == "step has-error"
+    assert parts["step_class"].win_by == "step has-error"

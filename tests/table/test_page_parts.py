@@ -138,7 +138,8 @@ def test_the_entry_form_carries_its_csrf_token_without_javascript(app, east):
                                               "game_no": 1, "round_no": 1, "version": 1,
                                               "outcome": "wall"}).get_data(as_text=True)
         game = {"game_no": 1, "round_no": 1, "entered_as": "new", "version": 1,
-                "request_key": "wall-1", "initials": "ab", "outcome": "wall"}
+                "request_key": "wall-1", "initials": "ab", "outcome": "wall",
+                "no_dead": "y"}
         assert east.post("/game", game).status_code == 400  # no token: refused
         saved = east.post("/game", {**game, "csrf_token": token.search(preview).group(1)})
         assert saved.status_code == 303

@@ -69,10 +69,26 @@ def test_time_called_from_the_page_when_the_clock_says_time_is_up(east):
     assert "Time is up." in page and "as time called" in page
 
 
+def confirm_button(page, seat):
+    """The text of `seat`'s one-tap confirmation of their round total, or None."""
+    found = re.search(rf'<button type="submit"[^>]* id="confirm-{seat}"[^>]*>(.*?)</button>',
+                      page, re.S)
+    return " ".join(re.sub(r"<[^>]+>", "", found.group(1)).split()) if found else None
+
+
+def confirmed_row(page, seat):
+    """The text of `seat`'s confirmed row ("✓ NAME ... XX"), or None."""
+    found = re.search(rf'id="confirmed-{seat}">(.*?)</p>', page, re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split()) if found else None
+
+
 def test_review_initials_submit_and_lock(east):
     play_round(east)
     review = east.get("/review").get_data(as_text=True)
-    assert "Player 2, your initials for 60" in review
+    # each player's total is one button naming them: no initials to type
+    text = confirm_button(review, "S")
+    assert text and text.startswith("Player 2") and text.endswith("60 is right")
+    assert 'id="total-S">60<' in review and 'name="initials"' not in review
     # submitting before everyone initialled is refused under TNT
     response = east.post("/submit", form(east))
     assert response.status_code == 422
@@ -110,26 +126,52 @@ def test_initials_need_every_game_entered(east):
     assert "Enter every game first" in response.get_data(as_text=True)
 
 
-def test_blank_initials_are_refused_at_the_field(east):
+def test_a_tap_without_initials_writes_the_names_and_bad_initials_are_refused_at_the_field(
+        east):
+    """The player's button posts no initials: their name's are written ("Player 2" ->
+    "P2"). Initials that cannot be kept (typed, from a paper sheet) are still refused at
+    the player's own box."""
     play_round(east)
-    response = east.post("/initial", form(east, seat="S", initials=" "))
+    response = east.post("/initial", form(east, seat="S", initials="ABCDEFGHI"))
     assert response.status_code == 422
     assert 'id="err-initials-S"' in response.get_data(as_text=True)
+    assert east.sheet().signoffs == []
+    assert east.post("/initial", form(east, seat="S", initials=" ")).status_code == 303
+    assert {s.seat: s.initials for s in east.sheet().signoffs} == {"S": "P2"}
+    row = confirmed_row(east.get("/review").get_data(as_text=True), "S")
+    assert row and "Player 2" in row and "P2" in row and "60" in row
 
 
-def test_a_refused_boosted_post_keeps_the_pages_address(east):
-    """The review's forms post through htmx (hx-boost), which files the answer in the
-    history under the URL it came from: a refusal must not file the form's action, which a
-    reload would GET."""
+def test_the_reviews_htmx_posts_swap_the_review_in_place_and_keep_the_pages_address(east):
+    """The review's forms post through htmx into #review (hx-post, not hx-boost): a
+    refusal or a success answers the review's part, swapped where it is, and never files
+    the form's action in the history (a reload would GET it). A boosted post (an older
+    page) still keeps the page's address when refused; a plain post still redirects."""
     play_round(east)
-    boosted = {"HX-Request": "true", "HX-Boosted": "true"}
-    refused = east.post("/initial", form(east, seat="S", initials=" "), headers=boosted)
+    review = east.get("/review").get_data(as_text=True)
+    assert "hx-boost" not in review.split('id="review"')[1]
+    assert re.search(r'<form [^>]*action="[^"]*/initial[^"]*"[^>]* hx-post="[^"]*/initial'
+                     r'[^"]*" hx-target="#review" hx-swap="outerHTML" data-table-write>',
+                     review)
+    hx = {"HX-Request": "true"}
+    refused = east.post("/initial", form(east, seat="S", initials="ABCDEFGHI"), headers=hx)
+    text = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and "HX-Push-Url" not in refused.headers
+    assert text.lstrip().startswith('<div id="review"') and "<html" not in text
+    boosted = {**hx, "HX-Boosted": "true"}
+    refused = east.post("/initial", form(east, seat="S", initials="ABCDEFGHI"),
+                        headers=boosted)
     assert refused.status_code == 422 and refused.headers["HX-Push-Url"] == "false"
-    plain = east.post("/initial", form(east, seat="S", initials=" "))
+    plain = east.post("/initial", form(east, seat="S", initials="ABCDEFGHI"))
     assert plain.status_code == 422 and "HX-Push-Url" not in plain.headers
-    # a success redirects to the review, whose address htmx files as it should
-    taken = east.post("/initial", form(east, seat="S", initials="SS"), headers=boosted)
-    assert taken.status_code == 303 and "HX-Push-Url" not in taken.headers
+    # a success answers the review with the row confirmed, in place: no redirect
+    taken = east.post("/initial", form(east, seat="S"), headers=hx)
+    text = taken.get_data(as_text=True)
+    assert taken.status_code == 200
+    assert not {"HX-Push-Url", "HX-Redirect", "HX-Retarget"} & set(taken.headers.keys())
+    assert text.lstrip().startswith('<div id="review"') and "<html" not in text
+    assert 'id="confirmed-S"' in text and 'id="confirm-S"' not in text
+    assert east.post("/initial", form(east, seat="E")).status_code == 303
 
 
 def test_a_correction_clears_the_initials_of_totals_it_changed(east):
@@ -281,7 +323,9 @@ def test_initials_for_a_total_changed_meanwhile_are_refused_at_the_players_box(e
     again = initial_form_of(east, "S")
     assert again["total"] not in ("60", "0") and again["version"] != shown["version"]
     assert f"your total is now {again['total']}." in page and 'id="err-initials-S"' in page
-    assert 'value="SS"' in page  # what they typed is kept for the second tap
+    # the player's button is shown again with the total as it is now: a second tap counts
+    text = confirm_button(page, "S")
+    assert text and text.startswith("Player 2") and text.endswith(f"{again['total']} is right")
     # the box is shown again for the total and the sheet as they now are: a second tap counts
     assert f'id="initials-S-total" name="total" type="hidden" value="{again["total"]}"' in page
     assert f'id="initials-S-version" name="version" type="hidden" value="{again["version"]}"' \

@@ -9,6 +9,7 @@ import re
 import secrets
 
 from blueprints.table import sheet_writes
+from blueprints.table.forms import DEAD_CHANGES_POINTS
 from core import sheets
 from models import Round, Tournament, User, db, utcnow
 
@@ -20,8 +21,12 @@ def text_of(response) -> str:
 
 
 def entry_form(east, game_no=1, **fields):
-    return {"game_no": game_no, "round_no": 1, "entered_as": "new",
+    data = {"game_no": game_no, "round_no": 1, "entered_as": "new",
             "version": east.version(), "request_key": secrets.token_urlsafe(8), **fields}
+    # "Any dead hands?" is asked where they change the points: none, as East taps it
+    if data.get("outcome") in DEAD_CHANGES_POINTS and "dead" not in data:
+        data.setdefault("no_dead", "y")
+    return data
 
 
 # ---- the preview includes the director's pending ruling --------------------------
@@ -138,29 +143,44 @@ def _wall_preview(client, preset, code):
     east = TableClient(client, tournament)
     page = text_of(east.post("/game/preview", entry_form(east, game_no=1, outcome="wall"),
                              headers=HX))
-    label = re.search(r'<label for="initials">(.*?)</label>', page, re.S).group(1)
-    return " ".join(label.split()), page
+    hint = re.search(r'<p class="hint sign-hint" id="sign-hint">(.*?)</p>', page, re.S)
+    button = re.search(r'<button type="submit"[^>]* name="signed_by" value="(\w)"[^>]*>'
+                       r'(.*?)</button>', page, re.S)
+    assert hint and button, page
+    label = " ".join(re.sub(r"<[^>]+>", "", hint.group(1)).split())
+    return label, (button.group(1), " ".join(button.group(2).split())), page
 
 
-def test_initials_label_names_the_signer_and_the_game(client, director):
-    label, page = _wall_preview(client, "tnt", "QATNT1")
-    assert label == "Hand the phone to Player 3 (West) to initial game 1"
-    assert "Every player checks" not in page and "table guide" not in page
+def test_the_sign_hint_names_the_signer_and_their_button_saves(client, director):
+    # West signs a wall game: the phone goes to them, their own button saves the game
+    label, button, page = _wall_preview(client, "tnt", "QATNT1")
+    assert label == "Hand the phone to Player 3:"
+    assert button == ("W", "Player 3: these are right")
+    assert "very player checks" not in page and "table guide" not in page
 
 
 def test_destination_adds_every_player_checks_their_own_score(client, director):
-    label, page = _wall_preview(client, "destination", "QADST1")
-    assert label == "Hand the phone to Player 3 (West) to initial game 1"
-    assert "Every player checks their own score too." in page
+    label, button, page = _wall_preview(client, "destination", "QADST1")
+    assert label == ("Hand the phone to Player 3 (every player checks their own score on "
+                     "the review):")
+    assert button == ("W", "Player 3: these are right")
 
 
-def test_hidden_tile_keeps_the_signer_and_mentions_the_table_guide(client, director):
-    label, page = _wall_preview(client, "hidden-tile", "QAHTM1")
-    assert label == "Hand the phone to Player 3 (West) to initial game 1"
-    assert "A table guide also checks the round." in page
-    label, page = _wall_preview(client, "rules-of-the-road", "QAROR1")
-    assert label == "Hand the phone to Player 3 (West) to initial game 1"
-    assert "table guide" not in page and "Every player checks" not in page
+def test_hidden_tile_keeps_the_signer_and_rules_of_the_road_says_nothing_more(client,
+                                                                             director):
+    label, button, page = _wall_preview(client, "hidden-tile", "QAHTM1")
+    assert label.startswith("Hand the phone to Player 3 (")
+    assert button == ("W", "Player 3: these are right")
+    label, button, page = _wall_preview(client, "rules-of-the-road", "QAROR1")
+    assert label == "Hand the phone to Player 3:"
+    assert button == ("W", "Player 3: these are right")
+    assert "table guide" not in page and "very player checks" not in page
+
+
+def test_hidden_tile_mentions_the_table_guide_at_the_sign_step(client, director):
+    # hidden-tile: a table guide verifies the sheet at the round's end
+    label, button, page = _wall_preview(client, "hidden-tile", "QAHTM2")
+    assert "a table guide also checks the round" in label.lower()
 
 
 # ---- time called needs a tick, says what it does, and waits under a fold ---------

@@ -124,7 +124,8 @@ def test_east_enters_a_joker_exchange_by_its_name(client, east, tnt):
     # tnt: "This is known as the Finesse Move, because the exchanged joker becomes the
     # player's 14th tile."
     entry = east.get("/game").get_data(as_text=True)
-    assert 'id="win_by-joker_exchange"' in entry and "(“Finesse”)" in entry
+    assert 'id="win_by-joker_exchange"' in entry
+    assert "<span>Finesse (joker exchange): self-picked</span>" in entry
     response = east.save(1, outcome="mahjong", winner="S", value="25", win_by="joker_exchange")
     assert response.status_code == 303
     [game] = east.sheet().games
