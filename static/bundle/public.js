@@ -70,7 +70,8 @@ Object.keys(typed).forEach(function(id){var box=document.getElementById(id);if(b
 var saving=cause.type==="submit";var spot=saving?form.querySelector("#step-sign .actions"):tapped.closest("fieldset.step, .step, fieldset")||form;return{form:form,spot:spot,saving:saving,after:saving?null:tapped.closest(".choices")};}
 function clearNotes(){document.querySelectorAll(".send-note").forEach(function(note){note.remove();});var form=document.getElementById("entry");if(form){delete form.dataset.unsent;}}
 function note(where,text,retryLabel){clearNotes();var box=document.createElement("div");box.className="send-note";box.setAttribute("role","alert");var words=document.createElement("p");words.textContent=text;box.appendChild(words);if(!where.saving){where.form.dataset.unsent="1";var again=document.createElement("button");again.type="button";again.className="big";again.textContent=retryLabel;again.addEventListener("click",resendStep);box.appendChild(again);}
-if(where.saving){where.spot.parentNode.insertBefore(box,where.spot);where.spot.scrollIntoView({block:"nearest"});return;}
+if(where.saving){if(where.spot.tagName==="FORM"){where.spot.insertBefore(box,where.spot.firstChild);}else{where.spot.parentNode.insertBefore(box,where.spot);}
+var button=where.spot.querySelector("button[type=submit], button:not([type])");(button||where.spot).scrollIntoView({block:"nearest"});return;}
 if(where.after&&where.spot.contains(where.after)){where.after.parentNode.insertBefore(box,where.after.nextSibling);}else{where.spot.appendChild(box);}
 box.scrollIntoView({block:"nearest"});}
 function resendStep(){var steps=document.querySelector("#entry .steps");if(steps&&window.htmx){window.htmx.trigger(steps,"change");}}

@@ -84,8 +84,11 @@
     if (where.saving) {
       // above the button, which stays in sight clear of the call bar (scroll-margin in
       // table.css): the note never pushes it under the bar
-      where.spot.parentNode.insertBefore(box, where.spot);
-      where.spot.scrollIntoView({block: "nearest"});
+      if (where.spot.tagName === "FORM") {
+        where.spot.insertBefore(box, where.spot.firstChild);
+      } else { where.spot.parentNode.insertBefore(box, where.spot); }
+      var button = where.spot.querySelector("button[type=submit], button:not([type])");
+      (button || where.spot).scrollIntoView({block: "nearest"});
       return;
     }
     if (where.after && where.spot.contains(where.after)) {
