@@ -68,8 +68,9 @@ def records_for_table(table_no: int) -> list[dict]:
 
 
 def seed_round_one(live_server, tournament_id: int) -> None:
-    """Sheets for round 1, as the tables would have left them: tables 1-6 submitted,
-    table 7 two games in, table 8 nothing yet. Scored with the tournament's own rules."""
+    """Sheets for round 1, as the tables would have left them: tables 1-5 submitted,
+    table 6 with its four games in and its players confirming, table 7 two games in,
+    table 8 nothing yet. Scored with the tournament's own rules."""
     from core.rounds import ensure_round
     from models import GameEntry, Scoresheet, Tournament, db, utcnow
     from tournament.rules import RuleSet
@@ -83,11 +84,12 @@ def seed_round_one(live_server, tournament_id: int) -> None:
             if table.number == 8:
                 continue
             records = records_for_table(table.number)
-            done = table.number <= 6
+            done = table.number <= 5
             sheet = Scoresheet(round_id=rnd.id, table_id=table.id,
                                state="submitted" if done else "open",
                                submitted_at=utcnow() if done else None)
-            for number, record in enumerate(records if done else records[:2], start=1):
+            played = records if table.number <= 6 else records[:2]
+            for number, record in enumerate(played, start=1):
                 game = Game.from_dict(record, rules)
                 entry = GameEntry(number=number, record=game.to_dict(),
                                   signer=signer(rules, game))
@@ -205,9 +207,17 @@ def test_the_directors_guide_from_sign_in_to_prizes(live_server, director_accoun
             seed_round_one(live_server, tournament_id)
             table.goto(f"{live_server.url}/t/{code}/8/game?k={tokens[8]}")
             expect(table.locator("form").first).to_be_visible()
+            # a thrown win, answered up to the signer's button (not saved)
+            for answer, shows in (("outcome-mahjong\\:S", "#step-value"),
+                                  ("value-25", "#step-win_by"),
+                                  ("win_by-thrown\\:W", "#step-exposures"),
+                                  ("exposures-2", ".sign-button")):
+                table.locator(f"label[for='{answer}']").click()
+                expect(table.locator(shows)).to_be_visible()
             picture(table, "entry")
-            table.goto(f"{live_server.url}/t/{code}/7/review?k={tokens[7]}")
-            expect(table.locator("main")).to_contain_text("Game 2")
+            table.goto(f"{live_server.url}/t/{code}/6/review?k={tokens[6]}")
+            table.locator("#review button[id^=confirm-]").first.click()
+            expect(table.locator("#review [id^=confirmed-]")).to_have_count(1)
             picture(table, "review")
         finally:
             table_context.close()
