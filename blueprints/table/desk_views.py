@@ -22,7 +22,8 @@ from tournament.scoring import Game, InvalidGame, round_lines
 from . import desk_writes
 from .desk_forms import DeskSheetForm, PaperForm, field_name, game_rows, row_record, row_texts
 from .pages import CONFLICT, bp, shown
-from .sheet_view import sheet_view, table_by_number
+from .sheet_reads import table_by_number
+from .sheet_view import sheet_view
 from .staff_views import staff_sheet
 
 DESK_SHEET = "/director/<int:tournament_id>/<int:table_no>/<int:round_no>/desk"

@@ -36,7 +36,7 @@ from core.words import MAX_ROW_NUMBER
 from tournament.errors import FieldError
 
 from .forms import TimeCalledForm
-from .sheet_view import next_tables
+from .sheet_reads import next_tables
 
 bp = Blueprint("table", __name__, url_prefix="/t")
 

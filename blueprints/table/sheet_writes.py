@@ -59,7 +59,7 @@ from models import (
 )
 from tournament.scoring import Game, check_after_time_called, signer
 
-from .sheet_view import seats_of
+from .sheet_reads import seats_of
 
 LOCKED = "This sheet was submitted; it is locked."
 ON_PAPER = ("This round is scored on paper: write the games on the paper sheet and hand "

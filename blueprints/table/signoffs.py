@@ -15,7 +15,7 @@ from core.words import SEAT_NAMES, SEATS, SheetState, staff_actor, table_actor
 from core.writes import applied
 from models import Round, RoundSignoff, Scoresheet, Table, User, record, utcnow
 
-from .sheet_view import seats_of
+from .sheet_reads import seats_of
 from .sheet_writes import (
     SheetError,
     begin_write,

@@ -18,7 +18,8 @@ from core.words import SEAT_NAMES, staff_actor
 from . import sheet_writes, signoffs
 from .forms import EndRoundForm, GameDefaults, GameForm, VerifyForm
 from .pages import CONFLICT, answer, bp, sent, stamp, versioned
-from .sheet_view import seats_of, sheet_view, table_by_number
+from .sheet_reads import seats_of, table_by_number
+from .sheet_view import sheet_view
 from .table_views import entry_context, render_entry
 
 SHEET = "/director/<int:tournament_id>/<int:table_no>/<int:round_no>"

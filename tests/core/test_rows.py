@@ -11,7 +11,7 @@ from sqlalchemy.exc import DBAPIError, InvalidRequestError
 
 from blueprints.calls import table_calls
 from blueprints.live import service
-from blueprints.table import sheet_view
+from blueprints.table import sheet_reads
 from core import table_pages
 from core.rounds import ensure_round, round_row
 from core.rows import PrecompiledRead
@@ -41,10 +41,10 @@ def reads(director):
         "table link, round 1": (table_pages._SHOWN[True], {**link, "round_no": 1}),
         "poll versions": (service._VERSIONS[False], link),
         "poll versions, round 1": (service._VERSIONS[True], {**link, "round_no": 1}),
-        "seats": (sheet_view._SEATED[False], seats),
-        "seats and next tables": (sheet_view._SEATED[True], {
+        "seats": (sheet_reads._SEATED[False], seats),
+        "seats and next tables": (sheet_reads._SEATED[True], {
             **seats, "tournament_id": tournament.id, "number": 2}),
-        "sheet and games": (sheet_view._SHEET, seats),
+        "sheet and games": (sheet_reads._SHEET, seats),
     }
 
 

@@ -5,7 +5,8 @@ table page's next table and the big screen follow it."""
 from __future__ import annotations
 
 from blueprints.director import seating
-from blueprints.table.sheet_view import next_tables, sheet_view
+from blueprints.table.sheet_reads import next_tables
+from blueprints.table.sheet_view import sheet_view
 from core.rounds import ensure_round, round_row
 from models import AuditEvent, Tournament, db
 from tests.conftest import make_tournament

@@ -69,7 +69,8 @@ def test_the_csrf_macro_and_global_write_one_input_the_check_accepts(app):
 
 
 def test_next_tables_read_with_the_seats_match_next_tables_own_reading(director):
-    from blueprints.table.sheet_view import next_tables, sheet_view
+    from blueprints.table.sheet_reads import next_tables
+    from blueprints.table.sheet_view import sheet_view
     from core.rounds import ensure_round, round_row
     from models import db
     from tests.conftest import make_tournament

@@ -10,7 +10,7 @@ import secrets
 
 import pytest
 
-from blueprints.table.sheet_view import seats_of
+from blueprints.table.sheet_reads import seats_of
 from core import sheets
 from models import AuditEvent, Tournament, db
 from tests.table.conftest import TableClient
