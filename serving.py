@@ -45,13 +45,24 @@ class ReadWhole:
         self.seconds = seconds
         self.lock = BoundedSemaphore(1)
 
+    def _read(self, stream) -> bytes:
+        """To the body's end (gunicorn's stream ends it at Content-Length, or at the last
+        chunk), or one byte past the limit; a read may return less than it was asked."""
+        body = bytearray()
+        while len(body) <= self.limit:
+            chunk = stream.read(min(64 * 1024, self.limit + 1 - len(body)))
+            if not chunk:
+                break
+            body += chunk
+        return bytes(body)
+
     def __call__(self, environ, start_response):
         declared = environ.get("CONTENT_LENGTH") or ""
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
         if chunked or (declared.isdigit() and 0 < int(declared) <= self.limit):
             try:
                 with gevent.Timeout(self.seconds):
-                    body = environ["wsgi.input"].read(self.limit + 1)
+                    body = self._read(environ["wsgi.input"])
             except gevent.Timeout:
                 return _answer(start_response, "408 Request Timeout",
                                "The request did not arrive in time. Please try again.")

@@ -398,8 +398,8 @@ async def _run(args, given: str | None) -> str:
               + (" (a throwaway cluster started by the benchmark)"
                  if args.postgres and not (args.database_url or os.environ.get("DATABASE_URL"))
                  else ""),
-              f"- app servers: {args.servers} gunicorn instance(s) with gunicorn.conf.py (sync "
-              f"workers, WEB_CONCURRENCY="
+              f"- app servers: {args.servers} gunicorn instance(s) with gunicorn.conf.py "
+              f"({os.environ.get('GUNICORN_WORKER_CLASS', 'gevent')} workers, WEB_CONCURRENCY="
               f"{os.environ.get('WEB_CONCURRENCY', '2 per core + 1')}), loopback; the "
               "throughput runs use the first", ""]
 
