@@ -37,10 +37,10 @@ threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 # connection no longer counts against it.
 timeout = 30
 # A request's headers must arrive within this many seconds of the connection being
-# accepted (the deferred accept below waits for its first bytes) or of the previous answer
-# on a kept-alive connection; then the connection is closed. A lost packet or two on bad
-# Wi-Fi costs a second or three; an idle kept-alive connection costs a greenlet and a file
-# descriptor, so it is closed before the next poll (every 10 s) would reuse it.
+# accepted (the deferred accept below waits for its first bytes), or the connection is
+# closed: a lost packet or two on bad Wi-Fi costs a second or three. gunicorn calls it
+# keepalive because it also bounds the wait for a kept-alive connection's next request,
+# but pre_request below closes every connection after its answer.
 keepalive = 5
 # Connections one worker holds at once, waiting or being served (gunicorn's default):
 # hundreds of half-sent requests per worker leave it serving the rest.
@@ -87,6 +87,15 @@ def when_ready(server):
 def on_reload(server):
     # A reload (SIGHUP) that changes the address opens new listeners before this is called.
     when_ready(server)
+
+
+def pre_request(worker, req):
+    """Every connection closed after its answer, as the sync workers did. A kept-alive
+    connection would save a phone a TCP (or TLS) handshake only within the 5 s above,
+    and the polls come every 10 s; and a phone whose next request crossed the server's
+    close (a 1,000-table round end on a loaded machine had 118 such requests fail with
+    the benchmark's phones) would have to send it again."""
+    req.must_close = True
 
 
 def post_worker_init(worker):

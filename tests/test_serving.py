@@ -140,3 +140,16 @@ def test_gunicorns_gevent_workers_wrap_the_app_and_others_do_not(monkeypatch):
         assert isinstance(worker.wsgi, ReadWhole) is wrapped
         if wrapped:
             assert worker.wsgi.app is app and worker.wsgi.limit == 1234
+
+
+def test_every_connection_is_closed_after_its_answer():
+    # No kept-alive connection for a phone's next request to race the server's close on.
+    import runpy
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    hook = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))[
+        "pre_request"]
+    request = SimpleNamespace(must_close=False)
+    hook(None, request)
+    assert request.must_close
