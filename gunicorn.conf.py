@@ -38,10 +38,13 @@ threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = 30
 # A request's headers must arrive within this many seconds of the connection being
 # accepted (the deferred accept below waits for its first bytes), or the connection is
-# closed: a lost packet or two on bad Wi-Fi costs a second or three. gunicorn calls it
+# closed. The deadline runs while the worker serves the requests it took in before this
+# one: gevent reads sockets only between them, up to 50 at a time when they queue for
+# the app. With 5 s, a 1,000-table round end on a loaded machine lost 225 requests that
+# had arrived, closed unanswered; with 30 s (the worker timeout), none. gunicorn calls it
 # keepalive because it also bounds the wait for a kept-alive connection's next request,
 # but pre_request below closes every connection after its answer.
-keepalive = 5
+keepalive = 30
 # Connections one worker holds at once, waiting or being served (gunicorn's default):
 # hundreds of half-sent requests per worker leave it serving the rest.
 worker_connections = 1000
@@ -72,10 +75,10 @@ def when_ready(server):
     once its request has begun to arrive (e2e/test_idle_connections.py). In a 1,000-table
     round end the workers' time between accepting a connection and reading its request
     fell from 28.5 to 10.2 s (five workers, a 75 s window, one run each). A gevent worker
-    would wait for such a connection in a greenlet, but the keepalive deadline above would
-    start at the accept and close a connection that a phone opened ahead of need before it
-    was used; the kernel holding it keeps that from happening, and costs the workers
-    nothing."""
+    waits for such a connection in a greenlet, but its header deadline above starts at
+    the accept and would close a connection a phone opened ahead of need before it was
+    used, and each one would take a greenlet and a file descriptor; in the kernel's queue
+    it costs the workers nothing."""
     option = getattr(socket, "TCP_DEFER_ACCEPT", None)
     if option is None:  # not Linux: nothing to set
         return
@@ -90,11 +93,11 @@ def on_reload(server):
 
 
 def pre_request(worker, req):
-    """Every connection closed after its answer, as the sync workers did. A kept-alive
-    connection would save a phone a TCP (or TLS) handshake only within the 5 s above,
-    and the polls come every 10 s; and a phone whose next request crossed the server's
-    close (a 1,000-table round end on a loaded machine had 118 such requests fail with
-    the benchmark's phones) would have to send it again."""
+    """Every connection closed after its answer, as the sync workers did: a phone whose
+    next request on a kept-alive connection crossed the server's close of it would have
+    to send it again (a 1,000-table round end had 118 of the benchmark phones' requests
+    fail so), and an idle kept-alive connection would hold a greenlet for the deadline
+    above; the polls, every 10 s, would reuse few."""
     req.must_close = True
 
 

@@ -23,8 +23,11 @@ import gevent
 from gevent.lock import BoundedSemaphore
 
 # A body must arrive whole within this many seconds of its headers: a form post is a few
-# hundred bytes, a CSV import some tens of KB, each a second at most on bad venue Wi-Fi.
-BODY_SECONDS = 20
+# hundred bytes, a CSV import some tens of KB, a second or two on bad venue Wi-Fi. As long
+# as gunicorn's worker timeout, because the deadline also runs while the worker serves
+# the requests ahead of this one (one at a time, no socket read in between): a worker
+# that cannot read a body for that long is as stuck as a sync worker killed then.
+BODY_SECONDS = 30
 
 
 def _answer(start_response, status: str, text: str) -> list[bytes]:
