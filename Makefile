@@ -41,6 +41,10 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 	$(PY) -m pip install -q --require-hashes -r requirements-dev.txt
 	touch $@
 
+# The phones talk to gunicorn directly, with no proxy in front: gunicorn.conf.py's gevent
+# workers wait for each request to arrive whole before the app runs it, so a phone on bad
+# Wi-Fi (or anyone) sending half a request holds up no other. HTTPS: add --certfile and
+# --keyfile through GUNICORN_CMD_ARGS.
 run: $(VENV)/.runtime
 	$(FLASK) db upgrade
 	PORT=$(PORT) $(FLASK) demo

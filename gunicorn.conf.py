@@ -1,11 +1,27 @@
 """gunicorn settings for `make run`, the Procfile and the benchmark.
 
-One process per request at a time (sync workers), 2 per core plus one. We tried threads
+The phones talk to gunicorn directly: at a venue there is no proxy in front, and a hosted
+site should not depend on one being set up to buffer. So every worker is a gevent worker:
+a connection waits in a greenlet of its worker, which goes on serving the others, until
+its request has arrived whole (serving.ReadWhole reads the body), and then the app runs it
+alone in that process, one request at a time, as the sync workers did. With sync workers
+each connection held a whole worker while its request arrived: six connections that sent
+one byte each made the next phone's page take 36 s and had every worker killed, and 200
+half-sent requests stopped the room (tests/fault, bench --stall).
+
+Processes, not threads, for the parallelism: 2 workers per core plus one. We tried threads
 (gthread): under the benchmark's round end, workers died of SIGSEGV inside C extensions
 (SQLite, MarkupSafe, SQLAlchemy's compiled parts) on Python 3.11, a thread-safety fault we
-could not pin on our code. Every request here is short (a poll answers in about 1 ms), so
-processes cost little. Nothing a worker keeps between requests can disagree with the
-database (README, "How a page reads"), so any number of workers (or hosts) is safe."""
+could not pin on our code. A gevent worker runs in one thread; greenlets switch only where
+one waits on a socket, never inside a C extension. Every request here is short (a poll
+answers in about 1 ms), so processes cost little. Nothing a worker keeps between requests
+can disagree with the database (README, "How a page reads"), so any number of workers (or
+hosts) is safe.
+
+waitress, which also reads each request whole before the app runs it, was the other
+candidate: it serves no HTTPS (which `make run` and hosted sites use through gunicorn's
+certfile/keyfile), runs the app in threads, and has no master to replace a dead process or
+share one socket among several; gunicorn with gevent keeps all of that."""
 
 import gc
 import multiprocessing
@@ -14,9 +30,24 @@ import socket
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+# With gevent workers, only how long a worker may go without telling the master it is
+# alive (a request that runs longer than this, or a stuck worker); a slow phone's
+# connection no longer counts against it.
 timeout = 30
+# A request's headers must arrive within this many seconds of the connection being
+# accepted (the deferred accept below waits for its first bytes), or the connection is
+# closed. The deadline runs while the worker serves the requests it took in before this
+# one: gevent reads sockets only between them, up to 50 at a time when they queue for
+# the app. With 5 s, a 1,000-table round end on a loaded machine lost 225 requests that
+# had arrived, closed unanswered; with 30 s (the worker timeout), none. gunicorn calls it
+# keepalive because it also bounds the wait for a kept-alive connection's next request,
+# but pre_request below closes every connection after its answer.
+keepalive = 30
+# Connections one worker holds at once, waiting or being served (gunicorn's default):
+# hundreds of half-sent requests per worker leave it serving the rest.
+worker_connections = 1000
 graceful_timeout = 10
 accesslog = os.environ.get("ACCESS_LOG") or None
 # %(U)s is the path without its query string: table links carry their secret token in ?k=.
@@ -36,15 +67,18 @@ DEFER_ACCEPT_SECONDS = 60
 
 
 def when_ready(server):
-    """A sync worker that accepts a connection waits for its request, serving nobody else,
-    until gunicorn's timeout kills it: five connections that send nothing (a phone
-    browser's speculative preconnect, a request whose first packet the venue's Wi-Fi
-    lost, a scanner) stopped every request for 32 s, then had every worker killed. With
-    TCP_DEFER_ACCEPT (Linux) the kernel hands a connection to a worker only once its
-    request has begun to arrive, so the workers serve the phones that are talking
-    (e2e/test_idle_connections.py). In a 1,000-table round end the workers' time between
-    accepting a connection and reading its request fell from 28.5 to 10.2 s (five
-    workers, a 75 s window, one run each)."""
+    """With sync workers, a worker that accepted a connection waited for its request,
+    serving nobody else, until gunicorn's timeout killed it: five connections that send
+    nothing (a phone browser's speculative preconnect, a request whose first packet the
+    venue's Wi-Fi lost, a scanner) stopped every request for 32 s, then had every worker
+    killed. With TCP_DEFER_ACCEPT (Linux) the kernel hands a connection to a worker only
+    once its request has begun to arrive (e2e/test_idle_connections.py). In a 1,000-table
+    round end the workers' time between accepting a connection and reading its request
+    fell from 28.5 to 10.2 s (five workers, a 75 s window, one run each). A gevent worker
+    waits for such a connection in a greenlet, but its header deadline above starts at
+    the accept and would close a connection a phone opened ahead of need before it was
+    used, and each one would take a greenlet and a file descriptor; in the kernel's queue
+    it costs the workers nothing."""
     option = getattr(socket, "TCP_DEFER_ACCEPT", None)
     if option is None:  # not Linux: nothing to set
         return
@@ -58,12 +92,29 @@ def on_reload(server):
     when_ready(server)
 
 
+def pre_request(worker, req):
+    """Every connection closed after its answer, as the sync workers did: a phone whose
+    next request on a kept-alive connection crossed the server's close of it would have
+    to send it again (a 1,000-table round end had 118 of the benchmark phones' requests
+    fail so), and an idle kept-alive connection would hold a greenlet for the deadline
+    above; the polls, every 10 s, would reuse few."""
+    req.must_close = True
+
+
 def post_worker_init(worker):
     # Every template compiled as the worker starts (about half a second), not by the
     # first requests for each page on each worker (app.MahjTable.compile_templates).
-    compile_templates = getattr(worker.wsgi, "compile_templates", None)
+    app = worker.wsgi
+    compile_templates = getattr(app, "compile_templates", None)
     if compile_templates is not None:
         compile_templates()
+    # However the worker class was chosen (here, GUNICORN_WORKER_CLASS, -k): the body is
+    # read within a deadline only where reading it lets the worker serve others.
+    if type(worker).__module__ == "gunicorn.workers.ggevent":
+        from serving import ReadWhole
+
+        limit = getattr(app, "config", {}).get("MAX_CONTENT_LENGTH") or 2 * 1024 * 1024
+        worker.wsgi = ReadWhole(app, limit)
     # What the worker has made so far (the app, its statements, the compiled templates:
     # some 150,000 objects) lives as long as the worker. Frozen, the garbage collector no
     # longer walks it at every full collection: ranking a 4,000-player event's standings

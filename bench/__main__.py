@@ -398,8 +398,8 @@ async def _run(args, given: str | None) -> str:
               + (" (a throwaway cluster started by the benchmark)"
                  if args.postgres and not (args.database_url or os.environ.get("DATABASE_URL"))
                  else ""),
-              f"- app servers: {args.servers} gunicorn instance(s) with gunicorn.conf.py (sync "
-              f"workers, WEB_CONCURRENCY="
+              f"- app servers: {args.servers} gunicorn instance(s) with gunicorn.conf.py "
+              f"({os.environ.get('GUNICORN_WORKER_CLASS', 'gevent')} workers, WEB_CONCURRENCY="
               f"{os.environ.get('WEB_CONCURRENCY', '2 per core + 1')}), loopback; the "
               "throughput runs use the first", ""]
 
@@ -587,6 +587,113 @@ async def slow_wifi(args) -> str:
         f"loopback; database: {backend(database_url)}", "", *rows]) + "\n"
 
 
+def page_load(url: str) -> tuple[float, str | None]:
+    """One page load on a new connection, as a phone opening it: (seconds, failure)."""
+    start = time.monotonic()
+    try:
+        response = httpx.get(url, timeout=30)
+        failure = None if response.status_code == 200 else str(response.status_code)
+    except httpx.HTTPError as error:
+        failure = repr(error)
+    return time.monotonic() - start, failure
+
+
+async def stalled(args) -> str:
+    """Two instances of the app on one database, the same config: hundreds of connections
+    hold half-sent requests (bench/stall.py) against one of them the whole time, the
+    other is left alone. A phone loads a table page on each in turn; then wrk runs the
+    floor (bench/floor.py, its own server), the unchanged poll on the calm instance and
+    on the held one, in turn, --rounds times: each poll's ratio to the floor of its round,
+    so that the neighbours' share of the cores, which drifts within a minute on a shared
+    machine, is the same for both."""
+    from bench.stall import HalfSent
+
+    workdir = scratch("mahjtable-stall-")
+    database_url = f"sqlite:///{workdir / 'bench.db'}"
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench",
+           "POLL_SECONDS": str(args.poll)}
+    env.pop("BASE_URL", None)
+    reset_database(database_url, env)
+    seed = flows.seed(database_url, args.tables)
+    holding = args.stall_hold
+    with gunicorn("app:create_app()", env, workdir / "calm.log") as (calm_url, _), \
+            gunicorn("app:create_app()", env, workdir / "held.log") as (held_url, _), \
+            gunicorn("bench.floor:app", env, workdir / "floor.log") as (floor_url, _):
+        poll = flows.poll_paths(calm_url, seed)["one poll, unchanged"]
+        page = flows.table_url(seed, 1)
+        loads = {"calm": [], "held": []}
+        failures = {"calm": [], "held": []}
+        rates = {"floor": [], "calm": [], "held": []}
+        wrk_failures = {"floor": 0, "calm": 0, "held": 0}
+        with HalfSent(int(held_url.rsplit(":", 1)[1]), headers=args.stall,
+                      bodies=args.stall) as slow:
+            time.sleep(1)
+            deadline = time.monotonic() + holding
+            while time.monotonic() < deadline:
+                for name, url in (("calm", calm_url), ("held", held_url)):
+                    seconds, failure = page_load(url + page)
+                    loads[name].append(seconds)
+                    if failure:
+                        failures[name].append(failure)
+                    time.sleep(0.125)
+            held = []
+            for _ in range(args.rounds):
+                for name, url in (("floor", floor_url + "/"), ("calm", calm_url + poll),
+                                  ("held", held_url + poll)):
+                    result = wrk.run(url, args.burst, connections=args.concurrency,
+                                     headers={} if name == "floor" else {"HX-Request": "true"})
+                    rates[name].append(result.rps)
+                    wrk_failures[name] += result.non_2xx + result.errors
+                held.append(slow.held)
+            reopened = slow.reopened
+        timeouts = sum((workdir / f"{n}.log").read_text().count("WORKER TIMEOUT")
+                       for n in ("calm", "held"))
+
+    def ratios(name):
+        return [mine / floor for mine, floor in zip(rates[name], rates["floor"], strict=True)]
+
+    calm_ratio, held_ratio = median(ratios("calm")), median(ratios("held"))
+    paired = median(h / c for h, c in zip(ratios("held"), ratios("calm"), strict=True))
+    for values in loads.values():
+        values.sort()
+    worker = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
+    rows = []
+    for name, label in (("calm", "left alone"), ("held", "half-sent requests held")):
+        values = loads[name]
+        rows.append(
+            f"| {label} | {len(values)} | {len(failures[name])} | {pct(values, 50):.0f} | "
+            f"{pct(values, 95):.0f} | {values[-1] * 1000:.0f} | "
+            f"{median(rates[name]):,.0f} | {_spread(ratios(name))} | {wrk_failures[name]} |")
+    return "\n".join([
+        f"# MahjTable: {args.stall} + {args.stall} half-sent requests held", "",
+        f"- command: `python -m bench {' '.join(sys.argv[1:])}`",
+        f"- machine: {platform.platform()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}; database: SQLite, {args.tables} tables",
+        f"- app servers: two instances with gunicorn.conf.py ({worker} workers, "
+        f"WEB_CONCURRENCY={os.environ.get('WEB_CONCURRENCY', '2 per core + 1')}) on one "
+        "database, loopback; the floor (bench/floor.py) on a third, same config", "",
+        f"{args.stall} connections stop in a GET's headers and {args.stall} in a POST's "
+        "body against one instance, opened again whenever the server closes one, for the "
+        f"whole run. A phone loads table 1's page on each instance in turn for {holding:.0f} "
+        "s (a new connection each time, 4 a second); then wrk runs the floor, the "
+        f"unchanged poll on the instance left alone and on the held one, in turn, "
+        f"{args.rounds} times (`wrk -t2 -c{args.concurrency} -d{args.burst:g}s`). Floor: "
+        f"{median(rates['floor']):,.0f} req/s (median).", "",
+        "| instance | page loads | failed | p50 ms | p95 ms | max ms | poll req/s "
+        "| poll x floor | wrk errors |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        *rows, "",
+        f"Poll x floor, held / left alone: **{held_ratio / calm_ratio:.2f}** (median of "
+        f"each round's pair: {paired:.2f}; target >= 0.90); table page p95 while held: "
+        f"**{pct(loads['held'], 95):.0f} ms** (target < 1,000), failed loads: "
+        f"**{len(failures['held'])}**. The server closed {reopened} of the slow "
+        f"connections (each opened again); held at the end of each round: "
+        f"{', '.join(map(str, held))}; worker timeouts in the logs: {timeouts}.",
+        *(["", f"First failures: {failures['calm'][:3] + failures['held'][:3]}"]
+          if failures["calm"] or failures["held"] else []),
+    ]) + "\n"
+
+
 def _port(database_url: str) -> int | None:
     found = re.search(r"@[^/:]+:(\d+)/", database_url)
     return int(found.group(1)) if found and database_url.startswith("postgres") else None
@@ -702,6 +809,12 @@ def main(argv=None) -> None:
                         help="instead: time first visits in Chromium over throttled Wi-Fi")
     parser.add_argument("--wifi-latency", type=float, default=400, help="round trip, ms")
     parser.add_argument("--wifi-kbps", type=float, default=400, help="kilobits/s each way")
+    parser.add_argument("--stall", type=int, default=0, metavar="N",
+                        help="instead: N connections stuck in their headers and N in a "
+                        "POST's body held against the server while a table page loads and "
+                        "wrk measures the poll against the floor (bench/stall.py)")
+    parser.add_argument("--stall-hold", type=float, default=35.0,
+                        help="--stall: seconds of page loads, with and without them")
     parser.add_argument("--out", help="report name in bench/out/ (default last or capacity)")
     parser.add_argument("--full", action="store_true",
                         help="every run RESULTS.md quotes, one after the other (see FULL)")
@@ -719,11 +832,13 @@ def main(argv=None) -> None:
     if args.full:
         full(sys.argv[1:] if argv is None else list(argv))
         return
-    mode = capacity if args.capacity else slow_wifi if args.wifi else run
+    mode = (capacity if args.capacity else slow_wifi if args.wifi else stalled if args.stall
+            else run)
     report = asyncio.run(mode(args))
     out = ROOT / "bench" / "out"
     out.mkdir(exist_ok=True)
-    name = args.out or ("capacity" if args.capacity else "wifi" if args.wifi else "last")
+    name = args.out or ("capacity" if args.capacity else "wifi" if args.wifi
+                        else "stall" if args.stall else "last")
     (out / f"{name}.md").write_text(report)
     print(report)
 

@@ -145,7 +145,8 @@ async def raw_get(base: str, path: str, headers: dict[str, str] | None = None,
     """One GET on a fresh connection, written by hand: (status, body). httpx spends about a
     millisecond of the generator's CPU per request; this, a tenth of that, so that a
     thousand tables' phones are not limited by the one Python process simulating them.
-    gunicorn's sync workers close the connection after each answer anyway."""
+    The server closes every connection after its answer anyway (gunicorn.conf.py
+    pre_request)."""
     host, port = base.split("//", 1)[1].rsplit(":", 1)
     lines = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
 

@@ -234,7 +234,8 @@ def over_http(url: str, kinds: dict, seconds: float, folder: Path) -> None:
            "WEB_CONCURRENCY": "5"}
     env.pop("BASE_URL", None)
     pg_port = _port(url) if url.startswith("postgres") else None
-    print(f"over HTTP: wrk -t2 -c50 -d{seconds:g}s, gunicorn with 5 sync workers")
+    print(f"over HTTP: wrk -t2 -c50 -d{seconds:g}s, gunicorn with 5 "
+          f"{os.environ.get('GUNICORN_WORKER_CLASS', 'gevent')} workers")
 
     def load(base: str, pid: int, path: str, headers: dict) -> tuple[float, float | None]:
         before, db_before = wrk.tree_cpu(pid), wrk.postgres_cpu(pg_port)

@@ -49,7 +49,10 @@ def run(url: str, seconds: float = 6, threads: int = 2, connections: int = 50,
     out = process.stdout.read()
     _, _, usage = os.wait4(process.pid, 0)
     process.returncode = 0
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    found = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    if found is None:
+        raise RuntimeError(f"wrk printed no rate for {url}:\n{out}")
+    rps = float(found.group(1))
     requests = int(re.search(r"(\d+) requests in", out).group(1))
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)",

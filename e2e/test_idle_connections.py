@@ -1,11 +1,11 @@
 """Connections that send nothing must not hold up the phones that talk.
 
-gunicorn's sync workers serve one connection at a time, and a worker that accepted a
-connection waits for its request. A phone's browser opens connections ahead of need
-(preconnects), and the venue's Wi-Fi loses packets: with as many such connections as
-workers, every request waited until gunicorn's timeout killed the workers (32 s, then
-again). gunicorn.conf.py's when_ready defers each accept until the request has begun to
-arrive (TCP_DEFER_ACCEPT, Linux)."""
+A phone's browser opens connections ahead of need (preconnects), and the venue's Wi-Fi
+loses packets. With gunicorn's sync workers, which serve one connection at a time, as many
+such connections as workers made every request wait until gunicorn's timeout killed the
+workers (32 s, then again). gunicorn.conf.py's when_ready defers each accept until the
+request has begun to arrive (TCP_DEFER_ACCEPT, Linux), and its gevent workers wait on a
+connection in a greenlet, serving the others (tests/fault: half-sent requests)."""
 
 from __future__ import annotations
 

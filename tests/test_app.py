@@ -272,8 +272,9 @@ def test_compiled_templates_are_kept_in_a_plain_dict_without_eviction(app):
 
 @pytest.mark.skipif(not hasattr(socket, "TCP_DEFER_ACCEPT"), reason="Linux only")
 def test_gunicorn_hands_a_worker_a_connection_only_once_its_request_arrives():
-    # A sync worker waits on the connection it accepted; one that sends nothing would hold
-    # it (e2e/test_idle_connections.py shows the whole server stalling).
+    # The header deadline (gunicorn.conf.py keepalive) starts at the accept: a connection a
+    # phone opened ahead of need would be closed before it was used (and a sync worker
+    # would wait on it: e2e/test_idle_connections.py).
     import runpy
     from pathlib import Path
     from types import SimpleNamespace

@@ -1,6 +1,6 @@
 """Fault tests against a real gunicorn: a worker killed mid-submission, a restart
-mid-round, two phones on one sheet, concurrent writers, twenty phones saving one game and
-ten calling from one table at once.
+mid-round, two phones on one sheet, concurrent writers, twenty phones saving one game, ten
+calling from one table at once, and hundreds of connections that send half a request.
 
 They drive the app over HTTP exactly as the benchmark's phones do (bench/table_flow.py:
 plain form posts with the sheet version and idempotency key from the page) and then read
@@ -23,6 +23,7 @@ from sqlalchemy import create_engine, make_url, text
 
 from bench import flows, table_flow
 from bench.__main__ import Client, Stats
+from bench.stall import HalfSent
 from e2e.conftest import LiveServer
 
 pytestmark = [pytest.mark.fault]
@@ -305,3 +306,39 @@ def test_ten_phones_calling_from_one_table_at_once_make_one_call(server):
 
         open_calls = db.session.scalars(select(DirectorCall)).all()
         assert [(c.state, c.reason) for c in open_calls] == [("open", "ruling")]
+
+
+# Past gunicorn's 30 s worker timeout and every read deadline in gunicorn.conf.py, so that
+# whatever the server does about a half-sent request has happened, some of it many times.
+HOLD_SECONDS = 40
+
+
+def test_pages_load_while_hundreds_of_connections_send_half_a_request(server):
+    """A sync worker waits for the rest of a request it has begun to read: six connections
+    that each sent one byte made the next phone's page take 36 s, and had every worker
+    killed. Here 200 connections stop in their headers and 200 in a POST's body, and stay
+    (opened again whenever the server closes one), while a phone loads its table page
+    every half second: every load must succeed, each in a bound far above its usual tens
+    of milliseconds (how fast is the benchmark's to measure: bench --stall)."""
+    import urllib.request
+
+    seed = flows.seed(server.database_url, 2)
+    server.start()
+    failures, loads = [], 0
+    with HalfSent(server.port, headers=200, bodies=200) as slow:
+        deadline = time.monotonic() + HOLD_SECONDS
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(server.url + flows.table_url(seed, 1),
+                                            timeout=10) as response:
+                    if response.status != 200 or b"Table 1" not in response.read():
+                        failures.append(response.status)
+            except OSError as error:
+                failures.append(repr(error))
+            loads += 1
+            time.sleep(0.5)
+        held = slow.held
+    assert not failures, f"{len(failures)} of {loads} loads failed: {failures[:5]}"
+    assert held >= 350, held  # the slow connections were there all along
+    log = (server.workdir / "gunicorn.log").read_text()
+    assert "WORKER TIMEOUT" not in log

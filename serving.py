@@ -1,0 +1,80 @@
+"""What gunicorn's gevent workers (gunicorn.conf.py) put around the app: each request's
+body read whole, within a deadline, before the app sees the request; then one request in
+the app at a time per worker process.
+
+gunicorn reads a request's headers, within the keepalive deadline, and hands the app the
+body as a stream it reads from the socket as the app asks. A POST whose body stops
+halfway would then stall inside the app: in Flask-WTF's CSRF check, after the request had
+opened its database session. Read here first, a slow body costs a greenlet waiting on a
+socket and nothing the other phones need.
+
+One request in the app at a time keeps what the sync workers gave and the rest of the
+code was measured and tested on: a worker's database connections, SQLite's queue of
+writers, no two requests interleaved in one process. gevent switches greenlets only
+where one waits on a socket (on PostgreSQL, psycopg waits cooperatively), never inside a
+C extension's call, and all run in the process's one thread: the threads that crashed
+C extensions under gthread are not there."""
+
+from __future__ import annotations
+
+import io
+
+import gevent
+from gevent.lock import BoundedSemaphore
+
+# A body must arrive whole within this many seconds of its headers: a form post is a few
+# hundred bytes, a CSV import some tens of KB, a second or two on bad venue Wi-Fi. As long
+# as gunicorn's worker timeout, because the deadline also runs while the worker serves
+# the requests ahead of this one (one at a time, no socket read in between): a worker
+# that cannot read a body for that long is as stuck as a sync worker killed then.
+BODY_SECONDS = 30
+
+
+def _answer(start_response, status: str, text: str) -> list[bytes]:
+    body = text.encode()
+    start_response(status, [("Content-Type", "text/plain; charset=utf-8"),
+                            ("Content-Length", str(len(body))), ("Connection", "close")])
+    return [body]
+
+
+class ReadWhole:
+    """WSGI middleware: the body read into memory, at most `limit` bytes within
+    `seconds`, then the app called under a lock held only while it runs (the answer's
+    bytes are written to the phone after it is released)."""
+
+    def __init__(self, app, limit: int, seconds: float = BODY_SECONDS):
+        self.app = app
+        self.limit = limit
+        self.seconds = seconds
+        self.lock = BoundedSemaphore(1)
+
+    def _read(self, stream) -> bytes:
+        """To the body's end (gunicorn's stream ends it at Content-Length, or at the last
+        chunk), or one byte past the limit; a read may return less than it was asked."""
+        body = bytearray()
+        while len(body) <= self.limit:
+            chunk = stream.read(min(64 * 1024, self.limit + 1 - len(body)))
+            if not chunk:
+                break
+            body += chunk
+        return bytes(body)
+
+    def __call__(self, environ, start_response):
+        declared = environ.get("CONTENT_LENGTH") or ""
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if chunked or (declared.isdigit() and 0 < int(declared) <= self.limit):
+            try:
+                with gevent.Timeout(self.seconds):
+                    body = self._read(environ["wsgi.input"])
+            except gevent.Timeout:
+                return _answer(start_response, "408 Request Timeout",
+                               "The request did not arrive in time. Please try again.")
+            if len(body) > self.limit:
+                return _answer(start_response, "413 Request Entity Too Large",
+                               "That is more than this server accepts.")
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+        # A body declared larger than the limit is left unread: Flask answers 413 from the
+        # header alone.
+        with self.lock:
+            return self.app(environ, start_response)
