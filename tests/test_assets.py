@@ -51,12 +51,14 @@ def east(client, tournament):
     return TableClient(client, tournament)
 
 
-@pytest.mark.parametrize("path, bundle", [
-    ("/director/t/{id}", "director"), ("/clock/director/{id}", "staff"),
-    ("/calls/director/{id}", "staff"), ("/results/director/{id}", "staff"),
-    ("/display/{code}", "screen"), ("/", "public"), ("/t/{code}/{seat}", "public"),
+@pytest.mark.parametrize("path, bundle, script", [
+    ("/director/t/{id}", "director", "director"), ("/clock/director/{id}", "staff", "staff"),
+    ("/calls/director/{id}", "staff", "staff"), ("/results/director/{id}", "staff", "staff"),
+    ("/display/{code}", "screen", "screen"), ("/", "public", "public"),
+    # a table's own stylesheet, without the standings' styles; the players' script
+    ("/t/{code}/{seat}", "table", "public"),
 ])
-def test_a_page_loads_one_stylesheet_and_one_script(client, east, path, bundle):
+def test_a_page_loads_one_stylesheet_and_one_script(client, east, path, bundle, script):
     tournament = east.tournament
     if path == "/t/{code}/{seat}":
         page = east.get().get_data(as_text=True)
@@ -66,7 +68,7 @@ def test_a_page_loads_one_stylesheet_and_one_script(client, east, path, bundle):
     css = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
     js = re.findall(r'<script src="([^"]+)"', page)
     assert [url.split("?")[0] for url in css] == [f"/static/bundle/{bundle}.css"]
-    assert [url.split("?")[0] for url in js] == [f"/static/bundle/{bundle}.js"]
+    assert [url.split("?")[0] for url in js] == [f"/static/bundle/{script}.js"]
     for url in css + js:
         name = url.split("?")[0].removeprefix("/static/")
         digest = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]

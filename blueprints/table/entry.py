@@ -31,7 +31,6 @@ NEXT_QUESTION = {
     "winner": "Next: who made Mah Jongg?",
     "value": "Next: what is the hand worth on the card?",
     "win_by": "Next: was the winning tile self-picked or thrown?",
-    "thrower": "Next: who threw the winning tile?",
     "exposures": "Next: how many exposures did the winner have?",
     "misnamer": "Next: who misnamed the discard?",
     "in_error": "Next: who declared Mah Jongg in error?",
@@ -137,7 +136,7 @@ def plan(form: GameForm, rules: RuleSet) -> dict[str, str]:
         ("intact", outcome == "error_one_intact", bool(form.intact.data)),
         ("dead", outcome in DEAD_CHANGES_POINTS, form.dead_answered()),
     ]
-    steps: dict[str, str] = {"thrower": "skip"}
+    steps: dict[str, str] = {}
     waiting = False
     for step, applies, answered in required:
         if not applies:

@@ -16,12 +16,19 @@ def test_player_pages_keep_director_sign_in_out_of_the_header(app, tournament):
         assert 'href="/auth/sign-in">Director sign-in</a>' in html.split("<footer")[1], path
 
 
-def test_every_page_names_a_favicon_that_is_served(app, tournament):
+def test_every_page_carries_its_favicon_in_its_head(app, tournament):
+    # written into the page (a data: address): one request fewer on a first visit
+    from html import unescape
+    from pathlib import Path
+    from urllib.parse import unquote
+
     visitor = app.test_client()
     html = visitor.get("/").get_data(as_text=True)
-    href = html.split('<link rel="icon" type="image/svg+xml" href="')[1].split('"')[0]
-    response = visitor.get(href)
-    assert response.status_code == 200 and b"<svg" in response.data
+    href = unescape(html.split('<link rel="icon" type="image/svg+xml" href="')[1]
+                    .split('"')[0])
+    assert href.startswith("data:image/svg+xml,")
+    icon = (Path(app.root_path) / "static" / "favicon.svg").read_text().strip()
+    assert unquote(href.removeprefix("data:image/svg+xml,")) == icon
 
 
 def test_the_players_page_says_only_what_applies(app, director):
