@@ -17,6 +17,7 @@ from types import SimpleNamespace
 from markupsafe import Markup, escape
 
 from core.words import SEAT_NAMES
+from tournament.scoring import InvalidGame
 
 from .forms import DEAD_CHANGES_POINTS, EXPOSURE_CHOICES, VALUE_CHOICES
 
@@ -209,7 +210,7 @@ def answer_chips(form, plan: dict[str, str], seats, outcome_choices) -> Markup:
         elif step == "value":
             try:
                 words.append((step, str(form.card_value())))
-            except Exception:  # noqa: BLE001 - an unreadable value is not folded
+            except InvalidGame:  # an unreadable value is not folded: its error shows
                 continue
         elif step == "win_by":
             thrower = form.thrown_by()
