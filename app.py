@@ -270,7 +270,11 @@ def _postgres_alive(dbapi_connection, connection_record, connection_proxy):
 
 
 def create_app(config: dict | None = None) -> Flask:
-    app = MahjTable(__name__, instance_relative_config=True)
+    # The `mahjtable` command (launcher.py) keeps the instance folder (database, secret
+    # key, demo login) in the user's data folder: never inside the installed package.
+    data_dir = os.environ.get("MAHJTABLE_DATA_DIR")
+    app = MahjTable(__name__, instance_relative_config=True,
+                    instance_path=os.path.abspath(data_dir) if data_dir else None)
     app.url_map.converters["int"] = BoundedInt
     os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
     owner_only(app.instance_path, 0o700)

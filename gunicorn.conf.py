@@ -26,6 +26,7 @@ share one socket among several; gunicorn with gevent keeps all of that."""
 import gc
 import multiprocessing
 import os
+import signal
 import socket
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
@@ -75,6 +76,15 @@ if not control_socket_disable:
 DEFER_ACCEPT_SECONDS = 60
 
 
+def on_starting(server):
+    """Ctrl-C stops gracefully, as SIGTERM does: the terminal sends it to the master and
+    every worker at once, and gunicorn's own answer to it is to end the workers at once.
+    The master now asks them to finish what they serve (graceful_timeout) and the workers
+    leave the signal to it (post_worker_init). A request cut off regardless commits whole
+    or not at all (core.writes)."""
+    server.handle_int = server.handle_term
+
+
 def when_ready(server):
     """With sync workers, a worker that accepted a connection waited for its request,
     serving nobody else, until gunicorn's timeout killed it: five connections that send
@@ -111,6 +121,9 @@ def pre_request(worker, req):
 
 
 def post_worker_init(worker):
+    # The master's Ctrl-C stops this worker gracefully (on_starting); the terminal's own
+    # SIGINT to the whole process group would cut its requests off.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Every template compiled as the worker starts (about half a second), not by the
     # first requests for each page on each worker (app.MahjTable.compile_templates).
     app = worker.wsgi

@@ -1,6 +1,7 @@
 """What gunicorn's gevent workers (gunicorn.conf.py) put around the app: each request's
 body read whole, within a deadline, before the app sees the request; then one request in
-the app at a time per worker process.
+the app at a time per worker process. And the server that needs no fork (waitress), for
+Windows and for `mahjtable run --server waitress`, set up to the same ends.
 
 gunicorn reads a request's headers, within the keepalive deadline, and hands the app the
 body as a stream it reads from the socket as the app asks. A POST whose body stops
@@ -17,7 +18,10 @@ C extensions under gthread are not there."""
 
 from __future__ import annotations
 
+import gc
 import io
+import os
+import socket
 
 import gevent
 from gevent.lock import BoundedSemaphore
@@ -78,3 +82,44 @@ class ReadWhole:
         # header alone.
         with self.lock:
             return self.app(environ, start_response)
+
+
+# waitress: one thread runs the app, as one gevent worker does (ReadWhole's lock). Its
+# main thread reads every connection's request whole before handing it over, so a phone
+# that sends half a request holds up nobody; the app's requests are a few milliseconds
+# each. More threads buy little under the GIL and bring back what gthread workers showed
+# here: crashes inside C extensions under concurrent threads (gunicorn.conf.py).
+WAITRESS_THREADS = int(os.environ.get("WAITRESS_THREADS", "1"))
+# Connections held at once, waiting or served (waitress's default is 100: two hundred
+# half-sent requests would have shut the phones out). Below 512, the most a select() on
+# Windows can watch; elsewhere waitress polls, which has no such bound.
+WAITRESS_CONNECTIONS = 500
+# As gunicorn's keepalive: a connection silent this long is closed.
+WAITRESS_IDLE_SECONDS = 30
+
+
+def waitress_server(app, host: str, port: int):
+    """A waitress server for `app` on host:port, not yet running (call .run()). waitress
+    buffers each request, headers and body, before a thread runs the app, and answers 413
+    past the body limit, which ReadWhole does for gunicorn."""
+    from waitress.server import create_server
+
+    compile_templates = getattr(app, "compile_templates", None)
+    if compile_templates is not None:
+        compile_templates()
+    gc.collect()  # what lives as long as the server: see gunicorn.conf.py's post_worker_init
+    gc.freeze()
+    limit = getattr(app, "config", {}).get("MAX_CONTENT_LENGTH") or 2 * 1024 * 1024
+    server = create_server(
+        app, host=host, port=port, threads=WAITRESS_THREADS,
+        connection_limit=WAITRESS_CONNECTIONS, channel_timeout=WAITRESS_IDLE_SECONDS,
+        max_request_body_size=limit, asyncore_use_poll=os.name != "nt",
+        ident="MahjTable", expose_tracebacks=False, backlog=1024)
+    # As gunicorn.conf.py's when_ready: a connection reaches the server only once its
+    # request has begun to arrive (Linux).
+    option = getattr(socket, "TCP_DEFER_ACCEPT", None)
+    listener = getattr(server, "socket", None)
+    if option is not None and listener is not None \
+            and listener.family in (socket.AF_INET, socket.AF_INET6):
+        listener.setsockopt(socket.IPPROTO_TCP, option, 60)
+    return server
