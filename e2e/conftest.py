@@ -49,11 +49,17 @@ def free_port() -> int:
 
 class LiveServer:
     """gunicorn serving the app with the Procfile's config, on its own database; over
-    HTTPS when given `tls` (a certificate file and its key file)."""
+    HTTPS when given `tls` (a certificate file and its key file). With
+    server="waitress", the fork-free server of Windows, as `mahjtable run --server
+    waitress` starts it (plain HTTP only)."""
 
     def __init__(self, workdir: Path, extra_env: dict | None = None,
-                 tls: tuple[Path, Path] | None = None, database_url: str | None = None):
+                 tls: tuple[Path, Path] | None = None, database_url: str | None = None,
+                 server: str = "gunicorn"):
+        assert server in ("gunicorn", "waitress") and not (tls and server == "waitress")
+        self.server = server
         self.workdir = workdir
+        self.log_path = workdir / f"{server}.log"
         self.port = free_port()
         self.tls = tls
         self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
@@ -73,13 +79,18 @@ class LiveServer:
         self._app = None
 
     def start(self) -> LiveServer:
-        self.log = open(self.workdir / "gunicorn.log", "w")  # noqa: SIM115 (closed in stop)
+        self.log = open(self.log_path, "w")  # noqa: SIM115 (closed in stop)
         tls_args = ["--certfile", str(self.tls[0]), "--keyfile", str(self.tls[1])] \
             if self.tls else []
+        command = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *tls_args,
+                   "app:create_app()"]
+        if self.server == "waitress":
+            # The database is migrated and seeded by the test: no demo.
+            command = [sys.executable, "launcher.py", "--data-dir", str(self.workdir), "run",
+                       "--server", "waitress", "--no-demo", "--host", "127.0.0.1",
+                       "--port", str(self.port)]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *tls_args,
-             "app:create_app()"],
-            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+            command, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
         )
         # The test's own throwaway certificate: nothing to verify it against.
         context = ssl._create_unverified_context() if self.tls else None
@@ -93,9 +104,8 @@ class LiveServer:
                 if self.process.poll() is not None:
                     break
                 time.sleep(0.2)
-        self.stop()  # never leave a half-started gunicorn running after the test
-        log = (self.workdir / "gunicorn.log").read_text()
-        raise RuntimeError("gunicorn did not start:\n" + log)
+        self.stop()  # never leave a half-started server running after the test
+        raise RuntimeError(f"{self.server} did not start:\n" + self.log_path.read_text())
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

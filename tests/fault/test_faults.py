@@ -313,7 +313,17 @@ def test_ten_phones_calling_from_one_table_at_once_make_one_call(server):
 HOLD_SECONDS = 40
 
 
-def test_pages_load_while_hundreds_of_connections_send_half_a_request(server):
+@pytest.fixture(params=["gunicorn", "waitress"])
+def any_server(request, tmp_path, database_url):
+    """gunicorn, and the fork-free server of Windows (`mahjtable run --server waitress`)."""
+    server = LiveServer(tmp_path, {"WEB_CONCURRENCY": "3"}, database_url=database_url,
+                        server=request.param)
+    server.migrate()
+    yield server
+    server.stop()
+
+
+def test_pages_load_while_hundreds_of_connections_send_half_a_request(any_server):
     """A sync worker waits for the rest of a request it has begun to read: six connections
     that each sent one byte made the next phone's page take 36 s, and had every worker
     killed. Here 200 connections stop in their headers and 200 in a POST's body, and stay
@@ -322,23 +332,29 @@ def test_pages_load_while_hundreds_of_connections_send_half_a_request(server):
     of milliseconds (how fast is the benchmark's to measure: bench --stall)."""
     import urllib.request
 
-    seed = flows.seed(server.database_url, 2)
-    server.start()
-    failures, loads = [], 0
-    with HalfSent(server.port, headers=200, bodies=200) as slow:
+    seed = flows.seed(any_server.database_url, 2)
+    any_server.start()
+    failures, loads, took = [], 0, []
+    with HalfSent(any_server.port, headers=200, bodies=200) as slow:
         deadline = time.monotonic() + HOLD_SECONDS
         while time.monotonic() < deadline:
+            began = time.monotonic()
             try:
-                with urllib.request.urlopen(server.url + flows.table_url(seed, 1),
+                with urllib.request.urlopen(any_server.url + flows.table_url(seed, 1),
                                             timeout=10) as response:
                     if response.status != 200 or b"Table 1" not in response.read():
                         failures.append(response.status)
+                took.append(time.monotonic() - began)
             except OSError as error:
                 failures.append(repr(error))
             loads += 1
             time.sleep(0.5)
         held = slow.held
+    took.sort()
+    # For people reading the run (-s), not a bound: speed is the benchmark's to measure.
+    print(f"{any_server.server}: {loads} loads, p95 {took[int(len(took) * 0.95) - 1]:.3f} s"
+          if took else "no load answered")
     assert not failures, f"{len(failures)} of {loads} loads failed: {failures[:5]}"
     assert held >= 350, held  # the slow connections were there all along
-    log = (server.workdir / "gunicorn.log").read_text()
+    log = any_server.log_path.read_text()
     assert "WORKER TIMEOUT" not in log
