@@ -19,7 +19,8 @@ PYTEST := $(PY) -m pytest -q
 # go to the first worker.
 XDIST := --maxschedchunk=1
 
-.PHONY: run test test-fast test-pg test-e2e screenshots chromium python-ok bench lint lock clean
+.PHONY: run test test-fast test-pg test-e2e screenshots chromium python-ok bench lint lock clean \
+	wheel exe
 
 # Say plainly what is missing before `python -m venv` fails with a traceback.
 python-ok:
@@ -101,5 +102,16 @@ lock:
 			--output-file $$name.txt $$name.in || exit 1; \
 	done
 
+# The wheel: `pip install dist/mahjtable-*.whl` gives the `mahjtable` command (launcher.py).
+wheel: $(VENV)/.runtime
+	$(PY) -m pip wheel -q --no-deps -w dist .
+	rm -rf build/lib build/bdist.* *.egg-info
+
+# The one-file `mahjtable` for a director's laptop, for the system it is built on:
+# dist/mahjtable (dist/mahjtable.exe on Windows). docs/director-guide.md, "Your own laptop".
+exe: $(VENV)/.dev
+	$(PY) -m PyInstaller --noconfirm --clean --log-level WARN --distpath dist \
+		--workpath build/pyinstaller tools/mahjtable.spec
+
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache build dist

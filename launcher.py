@@ -53,9 +53,9 @@ def _data_dir_option(ctx, param, value):
     use_data_dir(value)
 
 
-def default_server() -> str:
+def default_server(system: str = os.name) -> str:
     # gunicorn forks its workers: there is no fork on Windows.
-    return "waitress" if os.name == "nt" else "gunicorn"
+    return "waitress" if system == "nt" else "gunicorn"
 
 
 def create_app():

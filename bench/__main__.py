@@ -297,13 +297,22 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(app_spec: str, env: dict, log: Path):
+def gunicorn(app_spec: str, env: dict, log: Path, kind: str = "gunicorn"):
+    """The app (`app_spec`) under gunicorn with gunicorn.conf.py; with kind="waitress",
+    the app under the fork-free server, as `mahjtable run --server waitress` starts it
+    (its data folder beside the log; the database is the environment's)."""
     port = free_port()
     env = {**env, "HOST": "127.0.0.1", "PORT": str(port)}
+    command = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app_spec]
+    if kind == "waitress":
+        if app_spec != "app:create_app()":
+            raise ValueError("waitress serves the app only")
+        command = [sys.executable, "launcher.py", "--data-dir", str(log.parent), "run",
+                   "--server", "waitress", "--no-demo", "--host", "127.0.0.1",
+                   "--port", str(port)]
     with open(log, "w") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app_spec],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out,
+                                   stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 120  # a busy shared machine starts slowly
@@ -313,7 +322,7 @@ def gunicorn(app_spec: str, env: dict, log: Path):
                     break
                 except httpx.HTTPError:
                     if process.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError(f"gunicorn did not start; see {log}") from None
+                        raise RuntimeError(f"{kind} did not start; see {log}") from None
                     time.sleep(0.2)
             yield url, process.pid
         finally:
@@ -330,11 +339,11 @@ def reset_database(database_url: str, env: dict) -> None:
 
 
 @contextmanager
-def servers(app_spec: str, env: dict, workdir: Path, count: int):
-    """`count` gunicorn instances of the app, each on its own port, sharing the database:
-    [(url, master pid)]."""
+def servers(app_spec: str, env: dict, workdir: Path, count: int, kind: str = "gunicorn"):
+    """`count` gunicorn (or waitress) instances of the app, each on its own port, sharing
+    the database: [(url, master pid)]."""
     with ExitStack() as stack:
-        yield [stack.enter_context(gunicorn(app_spec, env, workdir / f"app-{n}.log"))
+        yield [stack.enter_context(gunicorn(app_spec, env, workdir / f"app-{n}.log", kind))
                for n in range(1, count + 1)]
 
 
@@ -398,7 +407,7 @@ async def _run(args, given: str | None) -> str:
               + (" (a throwaway cluster started by the benchmark)"
                  if args.postgres and not (args.database_url or os.environ.get("DATABASE_URL"))
                  else ""),
-              f"- app servers: {args.servers} gunicorn instance(s) with gunicorn.conf.py "
+              f"- app servers: {args.servers} {args.server[0]} instance(s) with gunicorn.conf.py "
               f"({os.environ.get('GUNICORN_WORKER_CLASS', 'gevent')} workers, WEB_CONCURRENCY="
               f"{os.environ.get('WEB_CONCURRENCY', '2 per core + 1')}), loopback; the "
               "throughput runs use the first", ""]
@@ -406,7 +415,7 @@ async def _run(args, given: str | None) -> str:
     pg_port = _port(database_url)
     measured: dict[str, Throughput] = {}
     floor_rps = 0.0
-    with servers("app:create_app()", env, workdir, args.servers) as running:
+    with servers("app:create_app()", env, workdir, args.servers, args.server[0]) as running:
         url, server_pid = running[0]
         urls = [u for u, _ in running]
 
@@ -514,6 +523,8 @@ async def _capacity(args, given: str | None) -> str:
                 "POLL_SECONDS": str(args.poll)}
     base_env.pop("BASE_URL", None)
 
+    kind = args.server[0]  # the server being measured: the loop below sets it
+
     @asynccontextmanager
     async def run_env(tables):
         workdir = scratch("mahjtable-capacity-")
@@ -521,37 +532,42 @@ async def _capacity(args, given: str | None) -> str:
         env = {**base_env, "DATABASE_URL": database_url}
         reset_database(database_url, env)
         seed = flows.seed(database_url, tables)
-        with servers("app:create_app()", env, workdir, args.servers) as running:
+        with servers("app:create_app()", env, workdir, args.servers, kind) as running:
             yield running, seed, database_url
 
     started = time.monotonic()
     steps = []
+    by_server = []
 
     async def measure(tables):
         trials = []
         for _ in range(args.trials):
             trials.append(await search.step(tables, args, run_env))
             s = trials[-1]
-            print(f"{tables} tables: p95 {s.save_p95_ms:.0f} ms, {s.errors} errors, database "
+            print(f"{kind}, {tables} tables: p95 {s.save_p95_ms:.0f} ms, {s.errors} errors, "
+                  f"database "
                   f"{'PASS' if s.database_ok else 'FAIL'}, server CPU {s.server_cpu:.0f} s, "
                   f"generator CPU {s.generator_cpu:.0f} s, {s.wall:.0f} s "
                   f"({time.monotonic() - started:.0f} s so far)", file=sys.stderr)
         steps.extend(trials)
         return search.count_holds(trials)
 
-    held = None
-    for tables in args.capacity:
-        if not await measure(tables):
-            if held is not None and args.bisect:
-                middle = (held + tables) // 2
-                if held < middle < tables:
-                    await measure(middle)
-            break
-        held = tables
+    # Each server in turn (--server gunicorn,waitress): the same search, the same hour.
+    for kind in args.server:
+        steps = []
+        held = None
+        for tables in args.capacity:
+            if not await measure(tables):
+                if held is not None and args.bisect:
+                    middle = (held + tables) // 2
+                    if held < middle < tables:
+                        await measure(middle)
+                break
+            held = tables
+        by_server.append((kind, steps))
     name = args.out or ("capacity-postgres" if given else "capacity")
     out = ROOT / "bench" / "out"
     out.mkdir(exist_ok=True)
-    (out / f"{name}.svg").write_text(search.chart(steps))
     report = [f"# MahjTable capacity search: {', '.join(map(str, args.capacity))} tables", "",
               f"- command: `python -m bench {' '.join(sys.argv[1:])}`",
               f"- machine: {platform.platform()}, {os.cpu_count()} cores, "
@@ -559,8 +575,14 @@ async def _capacity(args, given: str | None) -> str:
               f"- database: {backend(given) if given else 'SQLite'}; app servers: "
               f"{args.servers}",
               f"- the whole search took {time.monotonic() - started:.0f} s", ""]
-    report += search.report(steps, args)
-    report += [f"![save p95 and errors against table count](out/{name}.svg)", ""]
+    for kind, steps in by_server:
+        # The first server's chart keeps the name RESULTS.md links to.
+        chart = name if kind == args.server[0] else f"{name}-{kind}"
+        (out / f"{chart}.svg").write_text(search.chart(steps))
+        if len(by_server) > 1:
+            report += [f"## {kind}", ""]
+        report += search.report(steps, args)
+        report += [f"![save p95 and errors against table count](out/{chart}.svg)", ""]
     return "\n".join(report) + "\n"
 
 
@@ -799,6 +821,10 @@ def main(argv=None) -> None:
     parser.add_argument("--servers", type=int, default=1,
                         help="app servers (gunicorn instances on their own ports) sharing "
                         "the database; the simulated phones are spread over them")
+    parser.add_argument("--server", type=lambda text: text.split(","), default=["gunicorn"],
+                        help="the app server: gunicorn (gunicorn.conf.py) or waitress (the "
+                        "fork-free server of `mahjtable run --server waitress`); the "
+                        "capacity search takes both, one after the other: gunicorn,waitress")
     parser.add_argument("--no-wrk", action="store_true",
                         help="skip the wrk throughput runs and the CPU per table-round")
     parser.add_argument("--onlookers", type=int, default=20,
@@ -822,6 +848,9 @@ def main(argv=None) -> None:
                         help="seconds after the window opens when unfinished Easts count as "
                         "errors (default: none; a capacity search: the window + 120)")
     args = parser.parse_args(argv)
+    if any(kind not in ("gunicorn", "waitress") for kind in args.server) or (
+            len(args.server) > 1 and not args.capacity):
+        parser.error("--server: gunicorn or waitress; both only with --capacity")
     # Thousands of simulated phones each hold a socket while a poll is queued.
     import resource
 
