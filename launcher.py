@@ -90,7 +90,8 @@ def print_start(base: str, data_dir: Path, server: str) -> None:
     segno.make(base + "/", error="m").terminal(compact=os.name != "nt", border=2)
     click.echo("")
     if login.exists():
-        click.echo(f"  Director login:   {DEMO_EMAIL}, password in {login}")
+        click.echo(f"  Director login:   {DEMO_EMAIL}: its password is in {login.name} in")
+        click.echo("                    the data folder below")
     click.echo(f"  Your data:        {data_dir}")
     click.echo("  Back it up:       Director > a tournament > Exports > Whole tournament "
                "backup,")

@@ -272,3 +272,38 @@ def test_the_directors_guide_from_sign_in_to_prizes(live_server, director_accoun
             screen_context.close()
     finally:
         context.close()
+
+
+def test_the_laptops_first_start_as_the_console_shows_it(browser, tmp_path):
+    """The director's guide, "Your own laptop": the console of `mahjtable`'s first start,
+    its real text (the launcher's own, with the demo's secrets blanked) drawn as a
+    terminal draws it. Checks what the guide says it shows."""
+    import html
+    import subprocess
+    import sys
+
+    # Everything up to serving, which the picture does not need.
+    script = ("import sys, launcher; launcher.serve = lambda *args: None; "
+              "launcher.main(sys.argv[1:])")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    text = subprocess.run(
+        [sys.executable, "-c", script, "--data-dir", str(tmp_path / "MahjTable"), "run"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=120).stdout
+    for phrase in ("Loaded the demo tournament.", "Phones on this laptop's Wi-Fi open:",
+                   "Director login:", "Your data:", "Back it up:", "To stop:"):
+        assert phrase in text
+    text = re.sub(r"\?k=\S+", "?k=...", text)
+    text = re.sub(r"(director@demo\.mahjtable / )\S+", r"\1(a password made for you)", text)
+    text = text.replace(str(tmp_path / "MahjTable"), "/home/you/.local/share/MahjTable")
+    context = browser.new_context(viewport={"width": 760, "height": 900},
+                                  device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.set_content(
+            "<body style='margin:0;background:#111;color:#eee'><pre style='margin:0;"
+            "padding:12px;font:13px/1.0 monospace'>" + html.escape(text) + "</pre></body>")
+        height = page.evaluate("document.querySelector('pre').offsetHeight")
+        page.set_viewport_size({"width": 760, "height": height})
+        picture(page, "laptop-first-start")
+    finally:
+        context.close()

@@ -83,7 +83,7 @@ def test_the_first_start_migrates_loads_the_demo_once_and_says_where_things_are(
     assert "the demo was not loaded" in again.output
     assert tournaments(data_dir) == ["DEMO26"]
     assert served[-1][0] == "waitress"
-    assert f"password in {data_dir / 'demo-login.txt'}" in again.output
+    assert "its password is in demo-login.txt" in again.output
 
 
 def test_mahjtable_alone_runs(data_env, served):
