@@ -21,7 +21,8 @@ hosts) is safe.
 waitress, which also reads each request whole before the app runs it, was the other
 candidate: it serves no HTTPS (which `make run` and hosted sites use through gunicorn's
 certfile/keyfile), runs the app in threads, and has no master to replace a dead process or
-share one socket among several; gunicorn with gevent keeps all of that."""
+share one socket among several; gunicorn with gevent keeps all of that. waitress serves
+where gunicorn cannot run, on Windows (serving.waitress_server, docs/hosting.md)."""
 
 import gc
 import multiprocessing
