@@ -123,8 +123,11 @@ def pre_request(worker, req):
 
 def post_worker_init(worker):
     # The master's Ctrl-C stops this worker gracefully (on_starting); the terminal's own
-    # SIGINT to the whole process group would cut its requests off.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGINT to the whole process group would cut its requests off. Only in a worker
+    # process gunicorn forked (it knows its master): never in a process that calls this
+    # hook itself, as the tests do.
+    if getattr(worker, "ppid", None) == os.getppid():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Every template compiled as the worker starts (about half a second), not by the
     # first requests for each page on each worker (app.MahjTable.compile_templates).
     app = worker.wsgi
