@@ -8,7 +8,7 @@ of the guides is here too: `mahjtable create-director EMAIL`, `mahjtable import-
 
 Installed from the wheel (pyproject.toml), the application's files sit together in
 site-packages/mahjtable/ and import one another by their top-level names (app, core,
-models...), as in a checkout; the one-file build (mahjtable.spec) puts them at the root
+models...), as in a checkout; the one-file build (tools/mahjtable.spec) puts them at the root
 of its bundle. Either way the code and its templates are read-only: everything written
 goes to the data folder."""
 
