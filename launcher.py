@@ -165,8 +165,11 @@ def serve_waitress(host: str, port: int) -> None:
     # Ctrl-C, even where the shell that started us ignored it (a background job), and
     # SIGTERM (a service manager, the tests) both stop it.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    # Windows: closing the console window arrives as SIGBREAK, with a few seconds to
+    # finish before the process is ended.
+    if hasattr(signal, "SIGBREAK"):
+        signal.signal(signal.SIGBREAK, signal.default_int_handler)
     try:
         server.run()
     except KeyboardInterrupt:
