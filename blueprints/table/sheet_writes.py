@@ -185,13 +185,23 @@ def player_initials(player: Player | None, seat: str) -> str:
     return letters.upper()[:8] or seat
 
 
-def printable(text: str | None, field_name: str, what: str, lines: bool = False) -> str:
+# A reason or a note is read aloud at the table and shown on every phone there: a
+# paragraph, never a pasted page.
+TEXT_MAX = 280
+
+
+def printable(text: str | None, field_name: str, what: str, lines: bool = False,
+              longest: int | None = None) -> str:
     """The text trimmed; SheetError when it holds a control character (a NUL byte, which
-    PostgreSQL refuses to store), line breaks only where the field has several lines."""
+    PostgreSQL refuses to store), line breaks only where the field has several lines, or
+    when it is longer than `longest` characters."""
     text = (text or "").strip()
     if unstorable(text, lines):
         raise SheetError(field_name, f"{what} has a character that cannot be stored; please "
                          "type it again.")
+    if longest is not None and len(text) > longest:
+        raise SheetError(field_name, f"{what} is {len(text)} characters long; please keep it "
+                         f"under {longest}.")
     return text
 
 
@@ -278,8 +288,9 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     if existing is not None and existing.record.get("adjustments"):
         clean["adjustments"] = existing.record["adjustments"]
     who_signs = signer(rules, game)
-    note = printable(note, "note", "The note", lines=True)
-    reason = printable(reason, "reason", "The reason", lines=True) if director else reason
+    note = printable(note, "note", "The note", lines=True, longest=TEXT_MAX)
+    reason = (printable(reason, "reason", "The reason", lines=True, longest=TEXT_MAX)
+              if director else reason)
     if director:
         initials = printable(initials, "initials", "The initials")[:8] \
             or (existing.initials if existing else "")
@@ -391,7 +402,7 @@ def end_table_round(table: Table, round_: Round, *, reason: str, points: dict[st
     if not rules.director_ends_round:
         raise SheetError("end", f"Under {rules.short_name} rules the director does not end one "
                          "table's round.")
-    reason = (reason or "").strip()
+    reason = printable(reason, "end_reason", "The reason", longest=TEXT_MAX)
     if not reason:
         raise SheetError("end_reason", "Write the reason for ending this table's round; it is "
                          "shown to the table and kept in the record.")
