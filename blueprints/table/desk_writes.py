@@ -99,7 +99,8 @@ def enter_paper_sheet(table: Table, round_: Round, records: dict[int, dict[str, 
                          "in order, as on the paper sheet.")
     games = check_games(rules, records)
     reason = printable(reason, "reason", "The reason", lines=True, longest=TEXT_MAX)
-    sheet, key = sheet_and_key(round_, table, key, "desk", games=True)
+    sheet, key = sheet_and_key(round_, table, key, "desk", games=True,
+                               content=[records, initialled, submit, reason])
     if not _changed(sheet, records, games) and not (submit and sheet.state == SheetState.OPEN):
         # What is typed is what is stored: nothing to write, and no new version that
         # would tell the other phones "someone changed this sheet".

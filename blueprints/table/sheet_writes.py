@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 from typing import Any
 
 from sqlalchemy import inspect, select, update
@@ -98,7 +99,9 @@ def sheet_write(function):
             return run(*args, **kwargs)
         except StaleSheet as error:
             if applied(error.key):
-                raise Replay() from None
+                if applied(getattr(error.key, "content_key", error.key)):
+                    raise Replay() from None
+                raise KeyReused() from None
             raise
 
     return wrapper
@@ -118,16 +121,46 @@ def scoped(key: str | None, sheet: Scoresheet, *request: Any) -> str | None:
     return hashlib.sha256(scope.encode()).hexdigest()
 
 
+class BoundKey(str):
+    """A request's stored key that also names what the request sent (`content_key`):
+    a resend of the same key with other answers is told apart from a true resend."""
+
+    content_key: str
+
+
+class KeyReused(SheetError):
+    """The request key came back with other answers than it first carried. The first
+    answers were applied; these are not, and the sender is told so rather than
+    "saved"."""
+
+    def __init__(self):
+        super().__init__("sheet", "These answers are not the ones this page first sent, "
+                         "and those first answers are what was saved. Nothing else was "
+                         "changed: look at the sheet as it is now, and change it again if "
+                         "it needs it.", status=409)
+
+
 def sheet_and_key(round_: Round, table: Table, key: str | None, *request: Any,
-                  games: bool = False) -> tuple[Scoresheet, str | None]:
+                  games: bool = False, content: Any = None) -> tuple[Scoresheet, str | None]:
     """This round's sheet (created in the unit when missing; with its games read in the
     same query when the write changes them: `games`) and the request's stored key;
-    Replay when that request was applied already (whatever it would meet now)."""
+    Replay when that request was applied already (whatever it would meet now). With
+    `content` (what the request sends, as JSON), the key is bound to it: the same key
+    with other content raises KeyReused."""
     sheet = ensure_sheet(round_, table, games=games)
-    key = scoped(key, sheet, *request)
-    if applied(key):
+    scoped_key = scoped(key, sheet, *request)
+    if scoped_key is None or content is None:
+        if applied(scoped_key):
+            raise Replay()
+        return sheet, scoped_key
+    digest = hashlib.sha256(json.dumps(content, sort_keys=True, default=str).encode())
+    bound = BoundKey(scoped_key)
+    bound.content_key = scoped(key, sheet, *request, "content", digest.hexdigest())
+    if applied(bound.content_key):
         raise Replay()
-    return sheet, key
+    if applied(bound):
+        raise KeyReused()
+    return sheet, bound
 
 
 def begin_write(sheet: Scoresheet, version: int | None, key: str | None, *,
@@ -151,6 +184,8 @@ def begin_write(sheet: Scoresheet, version: int | None, key: str | None, *,
         raise StaleSheet(key)
     if key:
         db.session.add(AppliedRequest(key=key, sheet_id=sheet_id))
+        if getattr(key, "content_key", None):
+            db.session.add(AppliedRequest(key=key.content_key, sheet_id=sheet_id))
     if inspect(sheet).dict.get("version") == version and not db.session.is_modified(sheet):
         # Loaded at the version the bump matched: every change of a sheet bumps its
         # version, so nothing read of it in this unit (its games, its initials) changed
@@ -270,7 +305,8 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     tournament = _rules_locked(table)
     rules = rules_of(tournament)
     sheet, key = sheet_and_key(round_, table, key, "game", number,
-                                "director" if director else "table", games=True)
+                                "director" if director else "table", games=True,
+                                content=[record_, initials, note, reason, signed_by])
     if director and not (reason or "").strip():
         raise SheetError("reason", "Write the reason for this change; it is shown to the "
                          "table and kept in the record.")

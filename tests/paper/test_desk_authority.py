@@ -109,3 +109,47 @@ def test_a_save_that_changes_nothing_keeps_the_version(client, tnt, director):
     assert stored(tnt).version == version
     assert db.session.scalar(db.select(db.func.count()).select_from(AuditEvent).where(
         AuditEvent.action == "game.paper")) == 1
+
+
+ANSWERED = "These answers are not the ones this page first sent"
+
+
+def test_the_desk_key_tells_a_save_from_a_submit(client, tnt, director):
+    on_paper(tnt, director)
+    page = client.get(url(tnt)).get_data(as_text=True)
+    hidden = form_of(page)
+    assert client.post(url(tnt), data=sheet_data(hidden, action="save")).status_code == 303
+    response = client.post(url(tnt), data=sheet_data(hidden, action="submit",
+                                                      initialled="y"))
+    assert response.status_code == 409
+    assert ANSWERED in response.get_data(as_text=True)
+    assert stored(tnt).state == "open"
+    assert db.session.scalar(db.select(db.func.count()).select_from(AuditEvent).where(
+        AuditEvent.action == "sheet.submit")) == 0
+
+
+def test_the_desk_key_with_other_games_is_refused(client, tnt, director):
+    on_paper(tnt, director)
+    page = client.get(url(tnt)).get_data(as_text=True)
+    hidden = form_of(page)
+    assert client.post(url(tnt), data=sheet_data(hidden, {0: GAMES[0]},
+                                                  action="save")).status_code == 303
+    response = client.post(url(tnt), data=sheet_data(hidden, {0: {"winner": "wall"}},
+                                                      action="save"))
+    assert response.status_code == 409
+    assert ANSWERED in response.get_data(as_text=True)
+    assert stored(tnt).games[0].record["winner"] == "S"
+
+
+
+def test_a_reason_is_bounded_at_its_box(client, tnt, director):
+    on_paper(tnt, director)
+    page = client.get(url(tnt)).get_data(as_text=True)
+    client.post(url(tnt), data=sheet_data(form_of(page), action="submit", initialled="y"))
+    page = client.get(url(tnt)).get_data(as_text=True)
+    changed = {**GAMES, 2: {"winner": "wall", "dead": "N"}}
+    response = client.post(url(tnt), data=sheet_data(form_of(page), changed, action="save",
+                                                      reason="x" * 10_000))
+    assert response.status_code == 422
+    assert "please keep it under 280" in response.get_data(as_text=True)
+    assert stored(tnt).games[2].points == {"E": 10, "S": 10, "W": 10, "N": 10}
