@@ -153,3 +153,24 @@ def test_a_reason_is_bounded_at_its_box(client, tnt, director):
     assert response.status_code == 422
     assert "please keep it under 280" in response.get_data(as_text=True)
     assert stored(tnt).games[2].points == {"E": 10, "S": 10, "W": 10, "N": 10}
+
+
+def test_a_directors_amendment_and_a_games_note_are_bounded(tnt, director):
+    from blueprints.table.sheet_writes import SheetError
+
+    rnd = ensure_round(tnt, 1)
+    save_game(tnt.tables[0], rnd, 1, {"outcome": "wall"}, initials="CC", version=1,
+              key="first")
+    version = stored(tnt).version
+    with pytest.raises(SheetError) as refused:
+        save_game(tnt.tables[0], rnd, 1, {"outcome": "wall", "dead": ["N"]}, initials="DD",
+                  version=version, key="long", actor="director", user=director,
+                  reason="x" * 10_000, director=True)
+    assert refused.value.field == "reason" and "under 280" in refused.value.message
+    with pytest.raises(SheetError) as refused:
+        save_game(tnt.tables[0], rnd, 2, {"outcome": "wall"}, initials="CC",
+                  version=version, key="note", note="y" * 10_000)
+    assert refused.value.field == "note"
+    sheet = stored(tnt)
+    assert sheet.version == version and len(sheet.games) == 1
+    assert sheet.amend_reason == ""
