@@ -24,6 +24,7 @@ from .desk_forms import DeskSheetForm, PaperForm, field_name, game_rows, row_rec
 from .pages import CONFLICT, bp, shown
 from .sheet_reads import table_by_number
 from .sheet_view import sheet_view
+from .sheet_writes import KeyReused
 from .staff_views import staff_sheet
 
 DESK_SHEET = "/director/<int:tournament_id>/<int:table_no>/<int:round_no>/desk"
@@ -297,6 +298,12 @@ def desk_save(tournament_id, table_no, round_no):
         fresh = sheet_view(table, rnd)
         _stamp(form, fresh)
         return _page(fresh, form, status=409, conflict=CONFLICT)
+    except KeyReused as error:
+        # What was first sent is stored: the page shows the sheet as it is now, with the
+        # typed rows kept and a key of their own (the used one would refuse them again).
+        fresh = sheet_view(table, rnd)
+        _stamp(form, fresh)
+        return _page(fresh, form, status=error.status, errors={"sheet": error.message})
     except FieldError as error:
         return _page(view, form, status=getattr(error, "status", 422),
                      errors={error.field or "sheet": error.message})

@@ -192,6 +192,12 @@ def save_game(code, number):
 
     def refused(error, status):
         view = sheet_view(table, rnd)
+        if isinstance(error, sheet_writes.KeyReused):
+            # The first answers are saved: these are a correction of that game now, with
+            # a key of their own (the used one would refuse them again).
+            if view.game(form.game_no.data or 0) is not None:
+                form.entered_as.data = "correction"
+            stamp(form, view, keep_key=False)
         if not isinstance(error, Conflict):
             return render_entry(status, **entry_context(table, view, form, refused=error))
         # Typed answers stay with the game they were typed for. When another phone saved

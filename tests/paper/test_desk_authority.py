@@ -139,6 +139,12 @@ def test_the_desk_key_with_other_games_is_refused(client, tnt, director):
     assert response.status_code == 409
     assert ANSWERED in response.get_data(as_text=True)
     assert stored(tnt).games[0].record["winner"] == "S"
+    # the page carries the sheet as it is now and a key of its own: the next tap saves
+    again = form_of(response.get_data(as_text=True))
+    assert again["request_key"] != hidden["request_key"]
+    assert client.post(url(tnt), data=sheet_data(again, {0: {"winner": "wall"}},
+                                                  action="save")).status_code == 303
+    assert stored(tnt).games[0].record["outcome"] == "wall"
 
 
 

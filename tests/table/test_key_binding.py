@@ -4,6 +4,8 @@ answers stay stored). At the table (the front desk's: tests/paper/test_desk_auth
 
 from __future__ import annotations
 
+import re
+
 ANSWERED = "These answers are not the ones this page first sent"
 
 
@@ -24,3 +26,12 @@ def test_the_same_key_with_other_answers_is_refused_in_plain_words(east):
     assert response.status_code == 409
     assert ANSWERED in response.get_data(as_text=True)
     assert east.sheet().games[0].record["outcome"] == "wall"
+    # the page is ready to send these answers as a correction, with a key of its own
+    body = response.get_data(as_text=True)
+    assert 'name="request_key" value="same-key"' not in body
+    assert 'name="entered_as" value="correction"' in body
+    key = re.search(r'name="request_key" value="([^"]+)"', body).group(1)
+    again = {**other, "request_key": key, "entered_as": "correction",
+             "version": east.version()}
+    assert east.post("/game", again).status_code == 303
+    assert east.sheet().games[0].record["dead"] == ["N"]
