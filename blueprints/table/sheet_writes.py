@@ -25,19 +25,16 @@ says so."""
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 from typing import Any
 
 from sqlalchemy import inspect, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from blueprints.common import unstorable
-from core.errors import Conflict, Refused, Replay
+from core.errors import Conflict, Replay
 from core.lookup import rules_of
 from core.sheets import (
     clear_changed_signoffs,
-    ensure_sheet,
     rescore,
     subject_of,
     totals,
@@ -60,20 +57,16 @@ from models import (
 )
 from tournament.scoring import Game, check_after_time_called, signer
 
+from .sheet_keys import KeyReused, SheetError, scoped, sheet_and_key
 from .sheet_reads import seats_of
+
+# Re-exported: the keys and the refusal live in sheet_keys, and the writes' modules
+# (signoffs, desk_writes, the views) import them with the rest from here.
+__all__ = ["KeyReused", "SheetError", "scoped", "sheet_and_key"]
 
 LOCKED = "This sheet was submitted; it is locked."
 ON_PAPER = ("This round is scored on paper: write the games on the paper sheet and hand "
             "it to the front desk. Nothing was saved here.")
-
-
-class SheetError(Refused):
-    """A write refused in plain words at `field`: 422 for an answer to change, 409
-    (`status`) where the sheet as it now stands refuses it (submitted, already full)."""
-
-    def __init__(self, field: str | None, message: str, status: int = 422):
-        super().__init__(field, message)
-        self.status = status
 
 
 class StaleSheet(Conflict):
@@ -108,59 +101,6 @@ def sheet_write(function):
 
 
 # ---- the steps every write shares --------------------------------------------------------
-
-
-def scoped(key: str | None, sheet: Scoresheet, *request: Any) -> str | None:
-    """The stored form of a form's key: bound to this sheet and this request (what it
-    writes), so a key that another table (or another write here) already used is a new
-    request, never a "replay" that silently drops this one. A hash fits the 64 characters
-    of AppliedRequest.key and never equals a raw key another blueprint stores there."""
-    if not key:
-        return None
-    scope = "|".join(str(part) for part in (sheet.id, *request, key))
-    return hashlib.sha256(scope.encode()).hexdigest()
-
-
-class BoundKey(str):
-    """A request's stored key that also names what the request sent (`content_key`):
-    a resend of the same key with other answers is told apart from a true resend."""
-
-    content_key: str
-
-
-class KeyReused(SheetError):
-    """The request key came back with other answers than it first carried. The first
-    answers were applied; these are not, and the sender is told so rather than
-    "saved"."""
-
-    def __init__(self):
-        super().__init__("sheet", "These answers are not the ones this page first sent, "
-                         "and those first answers are what was saved. Nothing else was "
-                         "changed: look at the sheet as it is now, and change it again if "
-                         "it needs it.", status=409)
-
-
-def sheet_and_key(round_: Round, table: Table, key: str | None, *request: Any,
-                  games: bool = False, content: Any = None) -> tuple[Scoresheet, str | None]:
-    """This round's sheet (created in the unit when missing; with its games read in the
-    same query when the write changes them: `games`) and the request's stored key;
-    Replay when that request was applied already (whatever it would meet now). With
-    `content` (what the request sends, as JSON), the key is bound to it: the same key
-    with other content raises KeyReused."""
-    sheet = ensure_sheet(round_, table, games=games)
-    scoped_key = scoped(key, sheet, *request)
-    if scoped_key is None or content is None:
-        if applied(scoped_key):
-            raise Replay()
-        return sheet, scoped_key
-    digest = hashlib.sha256(json.dumps(content, sort_keys=True, default=str).encode())
-    bound = BoundKey(scoped_key)
-    bound.content_key = scoped(key, sheet, *request, "content", digest.hexdigest())
-    if applied(bound.content_key):
-        raise Replay()
-    if applied(bound):
-        raise KeyReused()
-    return sheet, bound
 
 
 def begin_write(sheet: Scoresheet, version: int | None, key: str | None, *,
