@@ -61,6 +61,10 @@ def ensure_round(tournament: Tournament, number: int) -> Round:
     initial = initial_seating(tournament)
     if not initial:
         raise ValueError("Seat round 1 first.")
+    gap = missing_table(initial)
+    if gap is not None and movement_of(tournament) != "imported":
+        raise ValueError(f"Round 1 has no one at table {gap}, so the players cannot move "
+                         "on to the next round: seat round 1 again.")
     tables = {t.number: t for t in tournament.tables}
     rnd = Round(tournament=tournament, number=number,
                 duration_seconds=tournament.round_minutes * 60)
@@ -74,11 +78,24 @@ def ensure_round(tournament: Tournament, number: int) -> Round:
     return rnd
 
 
+def missing_table(seated) -> int | None:
+    """The first table number from 1 up that no one sits at, below the highest seated
+    (tables 1-6 and 8: 7); None when the tables seated run 1..n without a gap. The
+    movement moves players by table number: with a gap it would send them to a table that
+    is not there."""
+    numbers = sorted(set(seated))
+    return next((n for n in range(1, len(numbers) + 1) if n not in numbers), None)
+
+
 def planned_seating(initial: dict[int, dict[str, int]], number: int,
                     subs: dict[int, tuple[int, int]]) -> dict[int, dict[str, int]]:
     """Round `number` as {table number: {seat: player id}}, computed (nothing stored):
-    tournament.movement from round 1, substitutes in the seats of players who left."""
+    tournament.movement from round 1, substitutes in the seats of players who left.
+    Empty when round 1's tables have a gap (a seating stored before imports refused
+    one): there is no movement to follow, and a page shows the rounds stored."""
     plan: dict[int, dict[str, int]] = {}
+    if missing_table(initial) is not None:
+        return plan
     for table_number, seats in movement_seating(initial, number, len(initial)).items():
         for seat, player_id in seats.items():
             sub = subs.get(player_id)

@@ -184,6 +184,9 @@ def test_the_front_desk_without_javascript(live_server, browser):
     page = context.new_page()
     try:
         sign_in(page, live_server, email, password)
+        # the desk keys in a table on paper (without a reason): put table 2 on paper
+        page.goto(f"{live_server.url}/t/director/{tournament_id}/desk?r=1")
+        page.get_by_role("button", name="Table 2 on paper").click()
         page.goto(f"{live_server.url}/t/director/{tournament_id}/2/1/desk")
         page.locator("#games-0-winner").fill("S")
         page.locator("#games-0-value").fill("25")

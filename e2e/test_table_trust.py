@@ -512,3 +512,30 @@ def test_without_javascript_time_called_is_a_deliberate_second_step(live_server,
     page.get_by_role("button", name="Record games 1–4 as time called").click()
     expect(page.get_by_text("recorded as time called")).to_be_visible()
     assert [g[1] for g in db_games(live_server, code)] == ["time"] * 4
+
+
+def test_a_resend_sends_what_was_first_sent_not_an_answer_changed_meanwhile(
+        live_server, page):
+    """The first save reached the server and its answer was lost; East then changes an
+    answer while the note shows. The phone's own resend carries the first answers (the
+    key stands for them): the table page shows the game as it was stored."""
+    code, token = seed(live_server, "tnt")
+    page.goto(f"{live_server.url}/t/{code}/1/game?k={token}")
+    enter_wall(page)
+    page.route(GAME_POST, only_posts(GAME_POST, drop_reply))
+    sign_button(page).click()
+    expect(page.locator("#step-sign .send-note")).to_contain_text(BY_ITSELF)
+    assert db_games(live_server, code) == [(1, "wall", WALL)]
+    page.unroute(GAME_POST)
+    # changed while the note shows and the Wi-Fi is still down (its preview lost too)
+    preview = re.compile(r"/t/\w+/1/game/preview\?")
+    page.route(preview, lambda route: route.abort())
+    page.route(GAME_POST, lambda route: route.abort())
+    tap(page, "dead", "N")
+    expect(page.locator("#dead-N")).to_be_checked()
+    page.unroute(preview)
+    page.unroute(GAME_POST)
+    expect(page.locator(".flash", has_text="Game 1 saved.")).to_be_visible(
+        timeout=RESEND_MS)
+    expect(page.get_by_text("These answers are not the ones")).to_have_count(0)
+    assert db_games(live_server, code) == [(1, "wall", WALL)]

@@ -6,6 +6,7 @@ same call. Each change is one unit of work (core.writes) with its audit row."""
 
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
 
 from sqlalchemy import func, select, update
@@ -91,8 +92,7 @@ def place_call(table: Table, reason: str = "", note: str = "",
     does a request key already applied (a resend). Raises Refused for a bad reason or
     note, TooManyCalls for a flood."""
     reason, note = _checked(reason, note)
-    # Cut once to what AppliedRequest stores, so the resend's lookup finds the first one.
-    request_key = (request_key or "")[:KEY_LENGTH] or None
+    request_key = _scoped(table, request_key)
     try:
         with unit(request_key):
             return _place(table, reason, note, request_key), True
@@ -101,6 +101,16 @@ def place_call(table: Table, reason: str = "", note: str = "",
     except IntegrityError:
         # The same request key from a resend that raced this one.
         return table_call(table) or latest_call(table), False
+
+
+def _scoped(table: Table, request_key: str | None) -> str | None:
+    """The stored form of a call's request key: bound to this table, so a key another
+    table (of this tournament or another) used is never taken for this table's resend.
+    A hash fits AppliedRequest's key and never equals another write's stored key."""
+    if not request_key:
+        return None
+    scope = f"call|{table.id}|{request_key[:KEY_LENGTH]}"
+    return hashlib.sha256(scope.encode()).hexdigest()
 
 
 def _place(table: Table, reason: str, note: str, request_key: str | None) -> DirectorCall:

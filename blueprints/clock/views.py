@@ -45,7 +45,9 @@ def _bar_for(tournament):
     if tournament is None or not current_user.is_authenticated:
         return None
     role = staff_role(tournament)
-    if role is None:
+    # The bar's clock, calls and sheets in, and the poll that keeps them, are for the
+    # staff who run the room: a scorer (front desk) has no bar, whatever page it is on.
+    if role not in ANY_STAFF:
         return None
     return bar.director_bar(tournament, current_user, role in MANAGE)
 

@@ -49,7 +49,7 @@ class DeskSheetForm(VersionedForm):
     game kept as entered has no boxes)."""
 
     initialled = BooleanField("The paper sheet is initialled as the rules require")
-    reason = TextAreaField("Why does this submitted sheet change? (shown to the table)",
+    reason = TextAreaField("Why does this sheet change? (shown to the table)",
                            validators=[Optional()])
 
 

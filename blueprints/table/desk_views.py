@@ -9,7 +9,7 @@ from flask import abort, flash, g, make_response, redirect, render_template, req
 from flask_login import current_user
 from sqlalchemy import func, select
 
-from blueprints.common import new_request_key, points_text, wants_partial
+from blueprints.common import new_request_key, points_text, same_site_path, wants_partial
 from core.access import DESK, MANAGE, staff_required
 from core.errors import Conflict, Replay
 from core.numbers import small_int
@@ -24,6 +24,7 @@ from .desk_forms import DeskSheetForm, PaperForm, field_name, game_rows, row_rec
 from .pages import CONFLICT, bp, shown
 from .sheet_reads import table_by_number
 from .sheet_view import sheet_view
+from .sheet_writes import KeyReused
 from .staff_views import staff_sheet
 
 DESK_SHEET = "/director/<int:tournament_id>/<int:table_no>/<int:round_no>/desk"
@@ -103,6 +104,9 @@ def paper(tournament_id, round_no):
         abort(404)
     on = request.form.get("on") == "1"
     which = request.form.get("table", "")
+    # Read before the write: a redirect that fails after the commit invites a retry.
+    back = same_site_path(request.form.get("back")) or url_for(
+        "table.desk", tournament_id=tournament.id, r=round_no)
     if which == "all":
         tables = list(db.session.scalars(
             select(Table).join(Seating, Seating.table_id == Table.id)
@@ -117,9 +121,7 @@ def paper(tournament_id, round_no):
     what = ("Every table" if which == "all" else f"Table {tables[0].number}")
     flash(f"{what} scores round {round_no} "
           + ("on paper." if on else "on the phone again."))
-    back = request.form.get("back") or ""
-    return redirect(back if back.startswith("/") and not back.startswith("//") else
-                    url_for("table.desk", tournament_id=tournament.id, r=round_no), code=303)
+    return redirect(back, code=303)
 
 
 # ---- one table's paper sheet ----------------------------------------------------------
@@ -296,6 +298,12 @@ def desk_save(tournament_id, table_no, round_no):
         fresh = sheet_view(table, rnd)
         _stamp(form, fresh)
         return _page(fresh, form, status=409, conflict=CONFLICT)
+    except KeyReused as error:
+        # What was first sent is stored: the page shows the sheet as it is now, with the
+        # typed rows kept and a key of their own (the used one would refuse them again).
+        fresh = sheet_view(table, rnd)
+        _stamp(form, fresh)
+        return _page(fresh, form, status=error.status, errors={"sheet": error.message})
     except FieldError as error:
         return _page(view, form, status=getattr(error, "status", 422),
                      errors={error.field or "sheet": error.message})

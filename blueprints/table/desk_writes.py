@@ -23,6 +23,8 @@ from tournament.scoring import Game, InvalidGame, check_after_time_called, signe
 
 from .desk_forms import field_name
 from .sheet_writes import (
+    RULED,
+    TEXT_MAX,
     SheetError,
     _merge_pending,
     _rules_locked,
@@ -96,7 +98,13 @@ def enter_paper_sheet(table: Table, round_: Round, records: dict[int, dict[str, 
         raise SheetError(field_name(missing, "winner"), f"Game {missing} is empty: enter the games "
                          "in order, as on the paper sheet.")
     games = check_games(rules, records)
-    sheet, key = sheet_and_key(round_, table, key, "desk", games=True)
+    reason = printable(reason, "reason", "The reason", lines=True, longest=TEXT_MAX)
+    sheet, key = sheet_and_key(round_, table, key, "desk", games=True,
+                               content=[records, initialled, submit, reason])
+    if not _changed(sheet, records, games) and not (submit and sheet.state == SheetState.OPEN):
+        # What is typed is what is stored: nothing to write, and no new version that
+        # would tell the other phones "someone changed this sheet".
+        return sheet, []
     sheet = begin_write(sheet, version, key, locked=None)
     submitted = sheet.state != SheetState.OPEN
     existing = {e.number: e for e in sheet.games}
@@ -104,19 +112,29 @@ def enter_paper_sheet(table: Table, round_: Round, records: dict[int, dict[str, 
         gone = len(records) + 1
         raise SheetError(field_name(gone, "winner"), f"Game {gone} is entered already: keep it (a "
                          "game cannot be taken off a sheet here).")
-    # The director's rulings on a game are not the paper's: a game differs only in what
-    # the table wrote.
-    changed = [n for n in sorted(records) if n not in existing
-               or _without_adjustments(existing[n].record)
-               != _without_adjustments(games[n].to_dict())]
-    reason = printable(reason, "reason", "The reason", lines=True)
-    if submitted and changed:
-        if not may_amend:
-            raise SheetError("sheet", "This sheet was submitted. Only a director can change "
-                             "it now.", status=409)
-        if not reason:
-            raise SheetError("reason", "Write the reason for this change; it is shown to "
-                             "the table and kept in the record.")
+    changed = _changed(sheet, records, games)
+    on_paper = sheet.on_paper
+    if not on_paper and not may_amend and (changed or submit):
+        raise SheetError("sheet", f"Table {table.number} scores this round on its phone: its "
+                         "games are entered there. The desk keys in a table only once the "
+                         "director has put it on paper. Nothing was saved.", status=409)
+    if not on_paper and submit and not submitted:
+        raise SheetError("sheet", f"Table {table.number} scores this round on its phone: its "
+                         "players confirm and submit the sheet there (or the director puts "
+                         "the table on paper first). Nothing was submitted.", status=409)
+    ruled = [n for n in changed if n in existing and existing[n].ruled_at is not None]
+    if ruled and not may_amend:
+        raise SheetError(field_name(ruled[0], "winner"), f"Game {ruled[0]}: {RULED}",
+                         status=409)
+    if submitted and changed and not may_amend:
+        raise SheetError("sheet", "This sheet was submitted. Only a director can change "
+                         "it now.", status=409)
+    # A director's own change (a submitted sheet, a table on its phone, a game ruled on)
+    # is a ruling: it says why, and the table's phone may no longer change it.
+    ruling = bool(changed) and (submitted or not on_paper or bool(ruled))
+    if ruling and not reason:
+        raise SheetError("reason", "Write the reason for this change; it is shown to "
+                         "the table and kept in the record.")
     if submit and not submitted:
         if len(records) < per_round:
             raise SheetError(field_name(len(records) + 1, "winner"), f"Game {len(records) + 1} is "
@@ -124,11 +142,10 @@ def enter_paper_sheet(table: Table, round_: Round, records: dict[int, dict[str, 
         if not initialled:
             raise SheetError("initialled", "Tick that the paper sheet is initialled as the "
                              "rules require, or hand it back to the table to initial.")
-    if not changed and not (submit and not submitted):
-        return sheet, []
+    initialled = initialled and on_paper
     before_totals = totals(sheet)
     who = staff_actor(user, role)
-    why = reason if submitted else f"entered from the paper sheet by {user.name}"
+    why = reason if ruling else f"entered from the paper sheet by {user.name}"
     befores: dict[int, dict[str, Any] | None] = {}
     for number in changed:
         clean = games[number].to_dict()
@@ -148,14 +165,16 @@ def enter_paper_sheet(table: Table, round_: Round, records: dict[int, dict[str, 
             entry.record, entry.signer = clean, signer(rules, games[number])
             if initialled:
                 entry.initials = PAPER_INITIALS
+        if ruling:
+            entry.ruled_at = utcnow()
     rescore(sheet, rules)
     cleared = clear_changed_signoffs(sheet, before_totals)
-    if submitted and changed:
+    if ruling:
         sheet.amended_at, sheet.amended_by_id, sheet.amend_reason = utcnow(), user.id, reason
         unverify(sheet)
     for number in changed:
         entry = next(e for e in sheet.games if e.number == number)
-        record("sheet.amend" if submitted else "game.paper", tournament_id=tournament.id,
+        record("sheet.amend" if ruling else "game.paper", tournament_id=tournament.id,
                subject=subject_of(sheet), before=befores[number],
                after={"game": number, "record": entry.record, "points": entry.points,
                       "initials": entry.initials, "signoffs_cleared": cleared},
@@ -171,6 +190,15 @@ def enter_paper_sheet(table: Table, round_: Round, records: dict[int, dict[str, 
                reason=f"submitted from the paper sheet by {user.name}", actor=who,
                actor_user_id=user.id)
     return sheet, changed
+
+
+def _changed(sheet, records: dict[int, dict[str, Any]], games: dict[int, Game]) -> list[int]:
+    """The games that differ from the sheet as stored. The director's rulings on a game
+    are not the paper's: a game differs only in what the table wrote."""
+    existing = {e.number: e for e in sheet.games}
+    return [n for n in sorted(records) if n not in existing
+            or _without_adjustments(existing[n].record)
+            != _without_adjustments(games[n].to_dict())]
 
 
 def _without_adjustments(record_: dict[str, Any]) -> dict[str, Any]:

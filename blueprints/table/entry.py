@@ -15,7 +15,15 @@ from typing import Any
 from core.words import SEATS
 from tournament.errors import FieldError
 from tournament.rules import RuleSet
-from tournament.scoring import PENALTY_RULES, Game, InvalidGame, ScoreLine, score_lines, signer
+from tournament.scoring import (
+    PENALTY_RULES,
+    Game,
+    InvalidGame,
+    ScoreLine,
+    check_after_time_called,
+    score_lines,
+    signer,
+)
 
 from .forms import DEAD_CHANGES_POINTS, GameForm, Unanswered
 from .sheet_view import with_ruling_labels
@@ -200,15 +208,20 @@ class EntryState:
 
     @classmethod
     def of(cls, form: GameForm, rules: RuleSet, adjustments: list[dict[str, Any]] | None,
-           refused: FieldError | None = None) -> EntryState:
+           refused: FieldError | None = None,
+           sheet: dict[int, dict[str, Any]] | None = None) -> EntryState:
         """The state of `form`; `adjustments`: the director's rulings the game will carry
-        (in the preview); `refused`: why a save was refused, shown at its step."""
+        (in the preview); `refused`: why a save was refused, shown at its step; `sheet`:
+        the other games' records by number, so a game the round refuses (one after time
+        called) shows that refusal, and no signer's button."""
         errors = errors_at_steps(refused, form) if refused is not None else {}
         record = None
         unanswered = False
         try:
             record = form.record(rules)
             scored = preview(rules, record, adjustments)
+            if sheet is not None and scored.points is not None:
+                in_the_round(rules, sheet, form.game_no.data or 0, record)
         except Unanswered as error:
             scored, unanswered = Preview(error=error), True
         except InvalidGame as error:
@@ -230,4 +243,22 @@ class EntryState:
         """The wizard's part of the entry page's template context (its buttons:
         entry_html.wizard)."""
         return dict(rules=self.rules, plan=self.plan, preview=self.preview, hint=self.hint,
-                    errors=self.errors)
+                    errors=self.errors, shown_scores=scores_shown(self.preview.points))
+
+
+def scores_shown(points: dict[str, int] | None) -> str:
+    """The scores a signer's button shows, as the form carries them back ("E10 S10 W10
+    N10"): a tap confirms these scores, never answers changed since they were drawn."""
+    if not points:
+        return ""
+    return " ".join(f"{seat}{points[seat]}" for seat in SEATS)
+
+
+def in_the_round(rules: RuleSet, sheet: dict[int, dict[str, Any]], number: int,
+                 record: dict[str, Any]) -> None:
+    """InvalidGame where game `number` contradicts the round's other games (a game after
+    time called), as the save would refuse it."""
+    games = {n: Game.from_dict(r) for n, r in sheet.items() if n != number}
+    games[number] = Game.from_dict(record, rules)
+    check_after_time_called(rules, [games[n] for n in sorted(games)],
+                            sorted(games).index(number) + 1)

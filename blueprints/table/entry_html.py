@@ -52,8 +52,14 @@ FIELDSET_STEPS = ("outcome", "winner", "value", "win_by", "exposures", "hand",
 
 @cache  # at most 10 steps x 8 classes x next or not
 def _fieldset_open(step: str, css: Markup, is_next: bool) -> Markup:
-    return Markup('<fieldset%s class="%s" id="step-%s">') % (
+    # The step to answer next carries the anchor "Show the scores" opens the page at
+    # (without JavaScript the whole form is one long page).
+    return Markup('%s<fieldset%s class="%s" id="step-%s">') % (
+        _NEXT_ANCHOR if is_next else Markup(""),
         Markup(" data-next") if is_next else Markup(""), css, step)
+
+
+_NEXT_ANCHOR = Markup('<span id="next-step"></span>')
 
 
 def step_open(plan: dict[str, str], step: str, css: Markup) -> Markup:

@@ -230,6 +230,9 @@ class GameForm(GameAnswers, VersionedForm):
     # initials on the sheet come from their name. A typed `initials` (the front desk's
     # paper sheet, older pages) is still taken as it is.
     signed_by = StringField("Signed by", validators=[Optional()])
+    # The scores the signer's button showed (entry.scores_shown); None from a page
+    # without the button.
+    shown_scores = StringField("Scores shown", validators=[Optional()], default=None)
     initials = StringField("Initials", validators=[Optional()])
     reason = TextAreaField("Reason for the change", validators=[Optional()])
 

@@ -25,18 +25,16 @@ says so."""
 from __future__ import annotations
 
 import functools
-import hashlib
 from typing import Any
 
 from sqlalchemy import inspect, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from blueprints.common import unstorable
-from core.errors import Conflict, Refused, Replay
+from core.errors import Conflict, Replay
 from core.lookup import rules_of
 from core.sheets import (
     clear_changed_signoffs,
-    ensure_sheet,
     rescore,
     subject_of,
     totals,
@@ -59,20 +57,16 @@ from models import (
 )
 from tournament.scoring import Game, check_after_time_called, signer
 
+from .sheet_keys import KeyReused, SheetError, scoped, sheet_and_key
 from .sheet_reads import seats_of
+
+# Re-exported: the keys and the refusal live in sheet_keys, and the writes' modules
+# (signoffs, desk_writes, the views) import them with the rest from here.
+__all__ = ["KeyReused", "SheetError", "scoped", "sheet_and_key"]
 
 LOCKED = "This sheet was submitted; it is locked."
 ON_PAPER = ("This round is scored on paper: write the games on the paper sheet and hand "
             "it to the front desk. Nothing was saved here.")
-
-
-class SheetError(Refused):
-    """A write refused in plain words at `field`: 422 for an answer to change, 409
-    (`status`) where the sheet as it now stands refuses it (submitted, already full)."""
-
-    def __init__(self, field: str | None, message: str, status: int = 422):
-        super().__init__(field, message)
-        self.status = status
 
 
 class StaleSheet(Conflict):
@@ -98,36 +92,15 @@ def sheet_write(function):
             return run(*args, **kwargs)
         except StaleSheet as error:
             if applied(error.key):
-                raise Replay() from None
+                if applied(getattr(error.key, "content_key", error.key)):
+                    raise Replay() from None
+                raise KeyReused() from None
             raise
 
     return wrapper
 
 
 # ---- the steps every write shares --------------------------------------------------------
-
-
-def scoped(key: str | None, sheet: Scoresheet, *request: Any) -> str | None:
-    """The stored form of a form's key: bound to this sheet and this request (what it
-    writes), so a key that another table (or another write here) already used is a new
-    request, never a "replay" that silently drops this one. A hash fits the 64 characters
-    of AppliedRequest.key and never equals a raw key another blueprint stores there."""
-    if not key:
-        return None
-    scope = "|".join(str(part) for part in (sheet.id, *request, key))
-    return hashlib.sha256(scope.encode()).hexdigest()
-
-
-def sheet_and_key(round_: Round, table: Table, key: str | None, *request: Any,
-                  games: bool = False) -> tuple[Scoresheet, str | None]:
-    """This round's sheet (created in the unit when missing; with its games read in the
-    same query when the write changes them: `games`) and the request's stored key;
-    Replay when that request was applied already (whatever it would meet now)."""
-    sheet = ensure_sheet(round_, table, games=games)
-    key = scoped(key, sheet, *request)
-    if applied(key):
-        raise Replay()
-    return sheet, key
 
 
 def begin_write(sheet: Scoresheet, version: int | None, key: str | None, *,
@@ -151,6 +124,8 @@ def begin_write(sheet: Scoresheet, version: int | None, key: str | None, *,
         raise StaleSheet(key)
     if key:
         db.session.add(AppliedRequest(key=key, sheet_id=sheet_id))
+        if getattr(key, "content_key", None):
+            db.session.add(AppliedRequest(key=key.content_key, sheet_id=sheet_id))
     if inspect(sheet).dict.get("version") == version and not db.session.is_modified(sheet):
         # Loaded at the version the bump matched: every change of a sheet bumps its
         # version, so nothing read of it in this unit (its games, its initials) changed
@@ -185,13 +160,23 @@ def player_initials(player: Player | None, seat: str) -> str:
     return letters.upper()[:8] or seat
 
 
-def printable(text: str | None, field_name: str, what: str, lines: bool = False) -> str:
+# A reason or a note is read aloud at the table and shown on every phone there: a
+# paragraph, never a pasted page.
+TEXT_MAX = 280
+
+
+def printable(text: str | None, field_name: str, what: str, lines: bool = False,
+              longest: int | None = None) -> str:
     """The text trimmed; SheetError when it holds a control character (a NUL byte, which
-    PostgreSQL refuses to store), line breaks only where the field has several lines."""
+    PostgreSQL refuses to store), line breaks only where the field has several lines, or
+    when it is longer than `longest` characters."""
     text = (text or "").strip()
     if unstorable(text, lines):
         raise SheetError(field_name, f"{what} has a character that cannot be stored; please "
                          "type it again.")
+    if longest is not None and len(text) > longest:
+        raise SheetError(field_name, f"{what} is {len(text)} characters long; please keep it "
+                         f"under {longest}.")
     return text
 
 
@@ -260,7 +245,8 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     tournament = _rules_locked(table)
     rules = rules_of(tournament)
     sheet, key = sheet_and_key(round_, table, key, "game", number,
-                                "director" if director else "table", games=True)
+                                "director" if director else "table", games=True,
+                                content=[record_, initials, note, reason, signed_by])
     if director and not (reason or "").strip():
         raise SheetError("reason", "Write the reason for this change; it is shown to the "
                          "table and kept in the record.")
@@ -278,8 +264,9 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     if existing is not None and existing.record.get("adjustments"):
         clean["adjustments"] = existing.record["adjustments"]
     who_signs = signer(rules, game)
-    note = printable(note, "note", "The note", lines=True)
-    reason = printable(reason, "reason", "The reason", lines=True) if director else reason
+    note = printable(note, "note", "The note", lines=True, longest=TEXT_MAX)
+    reason = (printable(reason, "reason", "The reason", lines=True, longest=TEXT_MAX)
+              if director else reason)
     if director:
         initials = printable(initials, "initials", "The initials")[:8] \
             or (existing.initials if existing else "")
@@ -391,7 +378,7 @@ def end_table_round(table: Table, round_: Round, *, reason: str, points: dict[st
     if not rules.director_ends_round:
         raise SheetError("end", f"Under {rules.short_name} rules the director does not end one "
                          "table's round.")
-    reason = (reason or "").strip()
+    reason = printable(reason, "end_reason", "The reason", longest=TEXT_MAX)
     if not reason:
         raise SheetError("end_reason", "Write the reason for ending this table's round; it is "
                          "shown to the table and kept in the record.")

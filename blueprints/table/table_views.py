@@ -14,7 +14,7 @@ from core.table_pages import table_link
 from core.words import SEAT_NAMES, SEATS
 
 from . import entry_html, sheet_writes, signoffs
-from .entry import EntryState, outcome_choices, penalty_kinds
+from .entry import EntryState, outcome_choices, penalty_kinds, scores_shown
 from .forms import (
     GameDefaults,
     GameForm,
@@ -107,7 +107,9 @@ def entry_context(table, view, form, *, refused=None, conflict=None, director=Fa
     """The entry page's context: the wizard's state (blueprints.table.entry) for this form,
     and where the page saves, previews and goes back to."""
     rules = view.rules
-    state = EntryState.of(form, rules, view.adjustments_for(form.game_no.data), refused)
+    state = EntryState.of(form, rules, view.adjustments_for(form.game_no.data), refused,
+                          sheet=None if director else {row.number: row.record
+                                                       for row in view.games})
     to = table_links(table, view.round.number)
     return dict(
         tournament=table.tournament, table=table, view=view, form=form, **state.context(),
@@ -121,6 +123,11 @@ def entry_context(table, view, form, *, refused=None, conflict=None, director=Fa
         # amending the sheet has neither
         live_url=None if director else to("live.table"),
     )
+
+
+CHANGED_SCORES = ("The scores changed since the button was shown: here they are for the "
+                  "answers as they are now. Check them, then the player named on the "
+                  "button taps it again.")
 
 
 def render_entry(status: int = 200, **context):
@@ -185,6 +192,12 @@ def save_game(code, number):
 
     def refused(error, status):
         view = sheet_view(table, rnd)
+        if isinstance(error, sheet_writes.KeyReused):
+            # The first answers are saved: these are a correction of that game now, with
+            # a key of their own (the used one would refuse them again).
+            if view.game(form.game_no.data or 0) is not None:
+                form.entered_as.data = "correction"
+            stamp(form, view, keep_key=False)
         if not isinstance(error, Conflict):
             return render_entry(status, **entry_context(table, view, form, refused=error))
         # Typed answers stay with the game they were typed for. When another phone saved
@@ -199,6 +212,14 @@ def save_game(code, number):
         return render_entry(status, **entry_context(
             table, view, form, conflict=conflict_words(theirs), conflict_game=theirs))
 
+    shown = form.shown_scores.data
+    if form.signed_by.data and shown is not None:
+        # The signer's tap confirms the scores drawn on their button; answers changed
+        # since (without JavaScript nothing redraws it) are shown again, with their scores.
+        now = EntryState.of(form, rules, sheet_view(table, rnd).adjustments_for(
+            form.game_no.data)).preview.points
+        if scores_shown(now) != shown:
+            return refused(sheet_writes.SheetError("sign", CHANGED_SCORES), 422)
     # A resend of a save whose reply was lost: to East it is simply saved (`again`).
     return answer(lambda: sheet_writes.save_game(
         table, rnd, form.game_no.data or 0, form.record(rules),

@@ -120,14 +120,27 @@
   // A write whose answer was lost is sent again, with the same request key, until an
   // answer comes: the server applies it once and answers with the page as it now is
   // ("Game 1 saved.", "Submitted 11:25"), which replaces the "no answer" note.
+  // The resend carries what was first sent, not the form as it is now: the first send may
+  // have been stored, and its key stands for those answers only.
   var retry = null;
   function retryLater(form, event) {
-    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    var config = event.detail.requestConfig;
+    var cause = config && config.triggeringEvent;
     var submitter = cause && cause.submitter;
+    var sent = null;
+    if (config && config.formData && config.formData.forEach) {
+      sent = new FormData();
+      config.formData.forEach(function (value, name) { sent.append(name, value); });
+    }
     stopRetry();
     retry = {form: form, submitter: submitter && submitter.isConnected ? submitter : null,
-             timer: window.setInterval(sendAgain, 5000)};
+             sent: sent, timer: window.setInterval(sendAgain, 5000)};
   }
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (retry && retry.resending && retry.sent && event.detail.elt === retry.form) {
+      event.detail.parameters = retry.sent;
+    }
+  });
   function stopRetry() {
     if (retry) { window.clearInterval(retry.timer); retry = null; }
   }
@@ -135,8 +148,11 @@
     if (!retry || !retry.form.isConnected) { stopRetry(); return; }
     if (navigator.onLine === false) { return; }
     var form = retry.form, submitter = retry.submitter;
-    if (submitter && submitter.isConnected) { form.requestSubmit(submitter); }
-    else { form.requestSubmit(); }
+    retry.resending = true;
+    try {
+      if (submitter && submitter.isConnected) { form.requestSubmit(submitter); }
+      else { form.requestSubmit(); }
+    } finally { if (retry) { retry.resending = false; } }
   }
   window.addEventListener("online", function () { if (retry) { sendAgain(); } });
   document.addEventListener("htmx:afterRequest", function (event) {

@@ -56,7 +56,7 @@ def test_a_resent_request_changes_nothing_twice(client, table, table_url, direct
     calls_queue.resolve_call(call, director, "Play on")
     client.post(table_url(), data={"request_key": "same-key"})  # bad Wi-Fi retry, later
     assert len(calls_of(table)) == 1
-    assert db.session.get(AppliedRequest, "same-key") is not None
+    assert len(db.session.scalars(select(AppliedRequest.key)).all()) == 1  # kept, bound
 
 
 def test_a_resent_request_with_a_key_over_64_characters_is_recognised(client, table,
@@ -69,7 +69,7 @@ def test_a_resent_request_with_a_key_over_64_characters_is_recognised(client, ta
     response = client.post(table_url(), data={"request_key": keys[-1]})
     assert response.status_code == 302
     assert len(calls_of(table)) == 4
-    assert db.session.get(AppliedRequest, keys[-1][:64]) is not None
+    assert len(db.session.scalars(select(AppliedRequest.key)).all()) == 4
 
 
 def test_note_over_280_characters_is_refused_at_the_field(client, table, table_url):
@@ -380,3 +380,22 @@ def test_the_table_sees_the_whole_ruling_and_its_points_until_ok(client, table, 
     db.session.commit()
     assert "Jokerless bonus refused" in client.get(table_url(), headers=HX).get_data(
         as_text=True)
+
+
+def test_a_request_key_is_the_tables_own(director):
+    """A key another table (of this or another tournament) used is not this table's
+    resend: its call is placed."""
+    from blueprints.calls import table_calls
+    from tests.conftest import make_tournament
+
+    first = make_tournament(director, players=8, name="First Open", code="FIRST1")
+    second = make_tournament(director, players=8, name="Second Open", code="SECND2")
+    _, created = table_calls.place_call(first.tables[0], request_key="phone-key")
+    assert created
+    _, created = table_calls.place_call(second.tables[0], request_key="phone-key")
+    assert created and len(calls_of(second.tables[0])) == 1
+    _, created = table_calls.place_call(first.tables[1], request_key="phone-key")
+    assert created and len(calls_of(first.tables[1])) == 1
+    # the same table's resend is still one call
+    _, created = table_calls.place_call(second.tables[0], request_key="phone-key")
+    assert not created and len(calls_of(second.tables[0])) == 1

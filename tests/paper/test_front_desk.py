@@ -14,7 +14,18 @@ from tests.conftest import make_tournament, make_user, sign_in
 
 @pytest.fixture
 def tnt(director):
-    return make_tournament(director, players=8, rounds=2)
+    """Table 1 scores round 1 on paper: the desk keys in only a table on paper."""
+    tournament = make_tournament(director, players=8, rounds=2)
+    paper(tournament, director, True)
+    return tournament
+
+
+def paper(tournament, director, on, table=1):
+    from blueprints.table.desk_writes import set_on_paper
+    from core.rounds import ensure_round
+
+    set_on_paper(tournament.tables[table - 1], ensure_round(tournament, 1), on,
+                 user=director, role="director")
 
 
 def url(tournament, table=1, round_no=1, tail=""):
@@ -47,6 +58,11 @@ def stored(tournament, table=1):
     db.session.expire_all()
     return db.session.scalar(db.select(Scoresheet).where(
         Scoresheet.table_id == tournament.tables[table - 1].id))
+
+
+def nothing_stored(tournament, table=1):
+    sheet = stored(tournament, table)
+    return sheet is None or (sheet.games == [] and sheet.state == "open")
 
 
 def test_four_games_keyed_and_submitted_from_the_paper_sheet(client, tnt, director):
@@ -87,7 +103,7 @@ def test_a_contradiction_is_named_at_its_box_and_nothing_is_saved(client, tnt):
     assert "Game 1: The thrower cannot be the winner." in body
     assert re.search(r'name="games-0-thrower"[^>]*aria-invalid="true"', body) or \
         re.search(r'aria-invalid="true"[^>]*name="games-0-thrower"', body)
-    assert stored(tnt) is None
+    assert nothing_stored(tnt)
 
 
 @pytest.mark.parametrize("row, message", [
@@ -104,7 +120,7 @@ def test_bad_input_at_its_box(client, tnt, row, message):
     response = client.post(url(tnt), data=sheet_data(form_of(page), {0: row}, action="save"))
     assert response.status_code == 422
     assert message.replace("'", "&#39;") in response.get_data(as_text=True)
-    assert stored(tnt) is None
+    assert nothing_stored(tnt)
 
 
 def test_submit_needs_the_initials_tick_and_every_game(client, tnt):
@@ -112,11 +128,11 @@ def test_submit_needs_the_initials_tick_and_every_game(client, tnt):
     response = client.post(url(tnt), data=sheet_data(form_of(page), action="submit"))
     assert response.status_code == 422
     assert "Tick that the paper sheet is initialled" in response.get_data(as_text=True)
-    assert stored(tnt) is None
+    assert nothing_stored(tnt)
     response = client.post(url(tnt), data=sheet_data(form_of(page), {0: GAMES[0]},
                                                       action="submit", initialled="y"))
     assert "Game 2 is empty" in response.get_data(as_text=True)
-    assert stored(tnt) is None
+    assert nothing_stored(tnt)
 
 
 def test_save_then_submit_and_a_resend_changes_nothing_twice(client, tnt):
@@ -163,7 +179,7 @@ def test_the_preview_shows_the_points_as_they_will_be_stored(client, tnt):
     assert '<span id="pts-2-E" hx-swap-oob="true">40</span>' in body
     assert '<span id="pts-1-E" hx-swap-oob="true">X</span>' in body
     assert '<span id="total-N" hx-swap-oob="true">35</span>' in body
-    assert stored(tnt) is None
+    assert nothing_stored(tnt)
 
 
 def _staff(app, tournament, role, email):
@@ -209,7 +225,7 @@ def test_a_table_guide_gets_nothing_that_changes_points(app, tnt):
     assert guide.get(f"/t/director/{tnt.id}/desk").status_code == 403
     assert guide.post(f"/t/director/{tnt.id}/round/1/paper",
                       data={"table": "all", "on": "1"}).status_code == 403
-    assert stored(tnt) is None
+    assert nothing_stored(tnt)
 
 
 def test_another_directors_tournament_is_not_found(app, tnt):
@@ -226,7 +242,7 @@ def test_the_desk_refuses_without_a_csrf_token(app, client, tnt):
     hidden = {k: v for k, v in form_of(page).items() if k != "csrf_token"}
     response = client.post(url(tnt), data=sheet_data(hidden, action="submit", initialled="y"))
     assert response.status_code == 400
-    assert stored(tnt) is None
+    assert nothing_stored(tnt)
 
 
 def test_a_scorers_home_and_crumbs_lead_to_the_front_desk(app, tnt):
@@ -238,14 +254,16 @@ def test_a_scorers_home_and_crumbs_lead_to_the_front_desk(app, tnt):
     assert f'href="/director/t/{tnt.id}"' not in page
 
 
-def test_a_game_the_desk_cannot_type_is_kept_as_entered(client, tnt):
+def test_a_game_the_desk_cannot_type_is_kept_as_entered(client, tnt, director):
     from blueprints.table.sheet_writes import save_game
     from core.rounds import ensure_round
 
     rnd = ensure_round(tnt, 1)
-    db.session.commit()
+    paper(tnt, director, False)
     misnamed = {"outcome": "misnamed_tile", "misnamer": "W"}
-    save_game(tnt.tables[0], rnd, 1, misnamed, initials="AB", version=1, key="k1")
+    save_game(tnt.tables[0], rnd, 1, misnamed, initials="AB", version=stored(tnt).version,
+              key="k1")
+    paper(tnt, director, True)
     page = client.get(url(tnt)).get_data(as_text=True)
     assert "kept as entered" in page
     rest = {1: GAMES[1], 2: GAMES[2], 3: GAMES[3]}
@@ -278,10 +296,12 @@ def test_a_directors_ruling_on_a_game_stays_and_is_not_a_change(client, tnt, dir
     from core.sheets import add_adjustment
 
     rnd = ensure_round(tnt, 1)
-    db.session.commit()
-    save_game(tnt.tables[0], rnd, 1, {"outcome": "wall"}, initials="CC", version=1, key="k")
+    paper(tnt, director, False)
+    save_game(tnt.tables[0], rnd, 1, {"outcome": "wall"}, initials="CC",
+              version=stored(tnt).version, key="k")
     add_adjustment(tnt.tables[0], 1, "N", -10, "ruling: tile count", director, game_no=1)
     db.session.commit()
+    paper(tnt, director, True)
     page = client.get(url(tnt)).get_data(as_text=True)
     assert '<span id="pts-1-N">X</span>' in page  # wall +10, ruling -10: as stored
     rest = {0: {"winner": "wall"}, 1: GAMES[1], 2: GAMES[2], 3: GAMES[3]}

@@ -102,3 +102,22 @@ def test_the_review_page_sends_a_table_on_paper_back_to_its_page(app, client, tn
     response = phone.get("/review")
     assert response.status_code == 303
     assert SAYS not in response.get_data(as_text=True)  # said on the page it goes to
+
+
+@pytest.mark.parametrize("back", ["//evil.example/", "https://evil.example/",
+                                  "/director/\r\nSet-Cookie: x=1", "/\\evil.example"])
+def test_the_switch_goes_back_only_to_a_page_of_this_site(client, tnt, back):
+    response = client.post(f"/t/director/{tnt.id}/round/1/paper",
+                           data={"table": "1", "on": "1", "back": back})
+    assert response.status_code == 303
+    location = response.headers["Location"]
+    assert "evil" not in location and "\n" not in location
+    assert location.endswith(f"/t/director/{tnt.id}/desk?r=1")
+    db.session.expire_all()
+    assert db.session.scalar(db.select(Scoresheet.on_paper)) is True
+
+
+def test_the_switch_goes_back_to_the_page_it_came_from(client, tnt):
+    response = client.post(f"/t/director/{tnt.id}/round/1/paper",
+                           data={"table": "1", "on": "1", "back": f"/director/t/{tnt.id}"})
+    assert response.headers["Location"].endswith(f"/director/t/{tnt.id}")

@@ -65,7 +65,7 @@ def test_step_class_and_error():
 def test_a_fieldset_step_opens_with_its_class_and_only_the_next_step_marked():
     plan, errors = {"outcome": "show", "winner": "later", "next": "outcome"}, {"winner": "x"}
     assert str(step_open(plan, "outcome", step_class(plan, errors, "outcome"))) == (
-        '<fieldset data-next class="step" id="step-outcome">')
+        '<span id="next-step"></span><fieldset data-next class="step" id="step-outcome">')
     assert str(step_open(plan, "winner", step_class(plan, errors, "winner"))) == (
         '<fieldset class="step step-later has-error" id="step-winner">')
 

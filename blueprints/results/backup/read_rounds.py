@@ -3,6 +3,7 @@ its clock and its seats."""
 
 from __future__ import annotations
 
+from core.rounds import missing_table
 from core.words import SEATS
 from models import (
     Round,
@@ -45,6 +46,17 @@ def read_rounds(data: dict, into: Into) -> None:
         seats = entry.get("seats")
         if not isinstance(seats, list):
             raise BackupError("A round's seats in this backup are damaged.")
+        for seat in seats:
+            if not isinstance(seat, dict) or seat.get("table") not in tables:
+                where = seat.get("table") if isinstance(seat, dict) else None
+                raise BackupError(f"Round {number} of this backup seats a player at table "
+                                  f"{where}, which the backup does not list. Nothing was "
+                                  "imported.")
+        gap = missing_table(s["table"] for s in seats)
+        if gap is not None:
+            raise BackupError(f"Round {number} of this backup seats no one at table {gap} "
+                              "but seats a higher table: the players would move to tables "
+                              "that are not there. Nothing was imported.")
         rnd.seats = [Seating(table_id=tables[s["table"]].id,
                              seat=_choice(s["seat"], "A seat", SEATS),
                              player_id=players[s["player"]].id) for s in seats]

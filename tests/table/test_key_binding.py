@@ -1,0 +1,37 @@
+"""A request key is bound to what it first sent: a resend is applied once, and the same
+key with other answers is refused in plain words (never answered "saved" while the first
+answers stay stored). At the table (the front desk's: tests/paper/test_desk_authority.py)."""
+
+from __future__ import annotations
+
+import re
+
+ANSWERED = "These answers are not the ones this page first sent"
+
+
+def test_a_resend_with_the_same_answers_is_applied_once(east):
+    data = east.game_data(1, key="same-key", outcome="wall")
+    first, again = east.post("/game", data), east.post("/game", data)
+    assert first.status_code == again.status_code == 303
+    assert len(east.sheet().games) == 1
+
+
+def test_the_same_key_with_other_answers_is_refused_in_plain_words(east):
+    version = east.version()
+    data = east.game_data(1, key="same-key", version=version, outcome="wall")
+    assert east.post("/game", data).status_code == 303
+    # the same wall game, now with North's hand dead, sent again under the first key
+    other = {k: v for k, v in data.items() if k != "no_dead"} | {"dead": "N"}
+    response = east.post("/game", other)
+    assert response.status_code == 409
+    assert ANSWERED in response.get_data(as_text=True)
+    assert east.sheet().games[0].record["outcome"] == "wall"
+    # the page is ready to send these answers as a correction, with a key of its own
+    body = response.get_data(as_text=True)
+    assert 'name="request_key" value="same-key"' not in body
+    assert 'name="entered_as" value="correction"' in body
+    key = re.search(r'name="request_key" value="([^"]+)"', body).group(1)
+    again = {**other, "request_key": key, "entered_as": "correction",
+             "version": east.version()}
+    assert east.post("/game", again).status_code == 303
+    assert east.sheet().games[0].record["dead"] == ["N"]
