@@ -83,12 +83,20 @@ def _group(kind: str, name: str, choices, chosen, described: str) -> Markup:
     parts = [f'<div class="choices choices-{name}">\n    ']
     for value, label in choices:
         parts.append(
-            f'\n      <label class="choice" for="{name}-{value}"><input type="{kind}" '
+            f'\n      <label class="{_choice_class(value, value in chosen)}" '
+            f'for="{name}-{value}"><input type="{kind}" '
             f'name="{name}" id="{name}-{value}" value="{value}"'
             f'{" checked" if value in chosen else ""}{described}><span>{label}</span>'
             '</label>\n    ')
     parts.append("\n  </div>")
     return Markup("".join(parts))
+
+
+def _choice_class(value: str, checked: bool) -> str:
+    """A button's classes: the chosen one and a thrower's are marked by the server, for the
+    browsers without :has() (table.js keeps "is-checked" true as East taps)."""
+    return ("choice" + (" choice-thrown" if value.startswith("thrown:") else "")
+            + (" is-checked" if checked else ""))
 
 
 def _escaped(choices) -> tuple[tuple[str, str], ...]:
@@ -148,9 +156,10 @@ def seat_labels(seats) -> tuple[tuple[str, str], ...]:
 @lru_cache(maxsize=64)
 def _flag(id_: str, name: str, label: str, checked: bool, hint: str | None) -> Markup:
     small = Markup(" <small>%s</small>") % hint if hint else ""
-    return Markup('<label class="choice" for="%s"><input type="checkbox" name="%s" id="%s" '
+    return Markup('<label class="%s" for="%s"><input type="checkbox" name="%s" id="%s" '
                   'value="y"%s><span>%s%s</span></label>') % (
-        id_, name, id_, Markup(" checked") if checked else "", label, small)
+        _choice_class("", checked), id_, name, id_, Markup(" checked") if checked else "",
+        label, small)
 
 
 def flag(field) -> Markup:
@@ -300,7 +309,8 @@ def _in_error_extra(seats, selected) -> Markup:
     one): their ids differ from the in_error step's."""
     chosen = selected or []
     return Markup("".join(
-        f'\n            <label class="choice" for="in_error_x-{value}"><input type="checkbox" '
+        f'\n            <label class="{_choice_class(value, value in chosen)}" '
+        f'for="in_error_x-{value}"><input type="checkbox" '
         f'name="in_error" id="in_error_x-{value}" value="{value}"'
         f'{" checked" if value in chosen else ""}><span>{label}</span></label>\n          '
         for value, label in seats))

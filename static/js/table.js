@@ -44,7 +44,7 @@
   function place(event) {
     var config = event.detail.requestConfig;
     var cause = config && config.triggeringEvent;
-    var tapped = cause && (cause.submitter || cause.target);
+    var tapped = cause && (window.mahj.submitter(cause) || cause.target);
     var form = document.getElementById("entry");
     if (!form || !tapped || !form.contains(tapped)) {
       // after a swap, event.detail.elt is the page's body: the form is the request's
@@ -117,16 +117,15 @@
       note(where, "Not sent: no connection. Your answer is kept.", "Send this answer again");
     }
   });
-  // A write whose answer was lost is sent again, with the same request key, until an
-  // answer comes: the server applies it once and answers with the page as it now is
-  // ("Game 1 saved.", "Submitted 11:25"), which replaces the "no answer" note.
+  // A write whose answer was lost is sent again, with the same request key and the body
+  // it first sent (app.js), until an answer comes: the server applies it once and answers
+  // with the page as it now is ("Game 1 saved.", "Submitted 11:25"), which replaces the
+  // "no answer" note.
   var retry = null;
   function retryLater(form, event) {
-    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
-    var submitter = cause && cause.submitter;
+    var body = window.mahj.sentBody(event.detail.requestConfig);
     stopRetry();
-    retry = {form: form, submitter: submitter && submitter.isConnected ? submitter : null,
-             timer: window.setInterval(sendAgain, 5000)};
+    retry = {form: form, body: body, timer: window.setInterval(sendAgain, 5000)};
   }
   function stopRetry() {
     if (retry) { window.clearInterval(retry.timer); retry = null; }
@@ -134,9 +133,7 @@
   function sendAgain() {
     if (!retry || !retry.form.isConnected) { stopRetry(); return; }
     if (navigator.onLine === false) { return; }
-    var form = retry.form, submitter = retry.submitter;
-    if (submitter && submitter.isConnected) { form.requestSubmit(submitter); }
-    else { form.requestSubmit(); }
+    window.mahj.resend(retry.form, retry.body);
   }
   window.addEventListener("online", function () { if (retry) { sendAgain(); } });
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -226,7 +223,7 @@
   var BUSY_WORDS = {save: "Saving\u2026", other: "Sending\u2026"};
   document.addEventListener("htmx:beforeRequest", function (event) {
     var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
-    var button = cause && cause.submitter;
+    var button = window.mahj.submitter(cause);
     if (!button || button.classList.contains("is-busy")) { return; }
     button.dataset.label = button.textContent;
     button.classList.add("is-busy");
@@ -235,12 +232,23 @@
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
-    var button = cause && cause.submitter;
+    var button = window.mahj.submitter(cause);
     if (!button || !button.classList.contains("is-busy") || !button.isConnected) { return; }
     button.classList.remove("is-busy");
     button.removeAttribute("aria-busy");
     if (button.dataset.label) { button.textContent = button.dataset.label; }
   });
+
+  // The chosen answers are marked by a class as well as :has() (table.css), which Safari
+  // reads only from 15.4: the server marks them, and this keeps the marks as East taps.
+  function markChecked() {
+    document.querySelectorAll("label.choice, label.chip").forEach(function (label) {
+      var input = label.querySelector("input");
+      if (input) { label.classList.toggle("is-checked", input.checked); }
+    });
+  }
+  document.addEventListener("change", markChecked);
+  document.addEventListener("input", markChecked);
 
   // A quick card value and a typed one are the same answer: choosing one clears the other.
   document.addEventListener("change", function (event) {
