@@ -106,7 +106,8 @@ def test_the_wizard_ticks_the_answers_and_leaves_the_winner_out_of_the_throwers(
     assert 'id="exposures-2" value="2" checked>' in buttons.exposures
     assert buttons.rare is None
     assert 'class="choice choice-thrown is-checked" for="win_by-thrown:W"' in buttons.win_by
-    assert buttons.jokerless == ('<label class="choice is-checked" for="jokerless"><input type="checkbox" '
+    assert buttons.jokerless == ('<label class="choice is-checked" for="jokerless">'
+                                 '<input type="checkbox" '
                                  'name="jokerless" id="jokerless" value="y" checked><span>'
                                  'Jokerless &amp; more</span></label>')
     assert "<small>(rare)</small>" in buttons.misnamed_discard
