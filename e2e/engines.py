@@ -11,6 +11,7 @@ script); a click is a real pointer click on the element's middle, as a finger's.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -232,10 +233,8 @@ class Firefox(Driver):
     def quit(self) -> None:
         try:
             if self.socket is not None:
-                try:
+                with contextlib.suppress(Exception):  # a browser already gone
                     self.call("session.end")
-                except Exception:
-                    pass
                 self.socket.close()
         finally:
             self.process.terminate()
