@@ -130,8 +130,16 @@
   function stopRetry() {
     if (retry) { window.clearInterval(retry.timer); retry = null; }
   }
+  // The form to send it from: the one tapped, or the one a step's answer swapped in for
+  // it (East may tap an answer meanwhile); none once the page moved on.
+  function retryForm() {
+    if (retry.form.isConnected) { return retry.form; }
+    var again = retry.form.id && document.getElementById(retry.form.id);
+    if (again && again.tagName === "FORM") { retry.form = again; return again; }
+    return null;
+  }
   function sendAgain() {
-    if (!retry || !retry.form.isConnected) { stopRetry(); return; }
+    if (!retry || !retryForm()) { stopRetry(); return; }
     if (navigator.onLine === false) { return; }
     window.mahj.resend(retry.form, retry.body);
   }
@@ -139,7 +147,7 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     // only the resent write's own answer (not the page's poll) ends the resending
     if (retry && event.detail.successful &&
-        (event.detail.elt === retry.form || !retry.form.isConnected)) { stopRetry(); }
+        (event.detail.elt === retry.form || !retryForm())) { stopRetry(); }
   });
 
   document.addEventListener("htmx:responseError", function (event) {
@@ -173,8 +181,10 @@
     }
   });
   window.addEventListener("online", function () {
+    // not while a save is sent again: the step's answer would replace it in flight
+    // (hx-sync), and the save's answer brings the page as it is
     var form = document.getElementById("entry");
-    if (form && form.dataset.unsent) { resendStep(); }
+    if (form && form.dataset.unsent && !retry) { resendStep(); }
   });
 
   // An answered question folded to one line: a tap opens it again, in place, to change
