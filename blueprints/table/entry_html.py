@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 from markupsafe import Markup, escape
 
-from core.words import SEAT_NAMES
+from core.words import SEAT_NAMES, short_name
 from tournament.scoring import InvalidGame
 
 from .forms import DEAD_CHANGES_POINTS, EXPOSURE_CHOICES, VALUE_CHOICES
@@ -139,11 +139,17 @@ def seat_checks(name: str, seats, selected, described: str = "") -> Markup:
                   described)
 
 
+# A name under its seat on a button a third of a 360 px screen wide (about 75 px): longer
+# ones are said as "Ruth A.", or the first name alone, never cut mid-word.
+STACKED_NAME_LETTERS = 9
+
+
 def stacked_seat_labels(seats) -> tuple[tuple[str, str], ...]:
     """(seat, markup) naming the seat, then the player under it: for buttons that sit three
     to a row."""
     return tuple((seat, str(Markup('<strong>%s</strong> <span class="who">%s</span>')
-                            % (SEAT_NAMES.get(seat, seat), player.name)))
+                            % (SEAT_NAMES.get(seat, seat),
+                               short_name(player.name, STACKED_NAME_LETTERS))))
                  for seat, player in seats.items())
 
 
@@ -181,7 +187,8 @@ def win_by_choices(rules, winner: str | None, seats) -> tuple[tuple[str, str], .
     out = [(value, str(escape(label))) for value, label in choices]
     out += [(f"thrown:{seat}", str(Markup('<span class="by">Thrown by</span> %s '
                                            '<span class="who">%s</span>')
-                                    % (SEAT_NAMES.get(seat, seat), name)))
+                                    % (SEAT_NAMES.get(seat, seat),
+                                       short_name(name, STACKED_NAME_LETTERS))))
             for seat, name in seats if seat != winner]
     return tuple(out)
 
@@ -238,8 +245,9 @@ def answer_chips(form, plan: dict[str, str], seats, outcome_choices) -> Markup:
         return Markup("")
     items = "".join(
         Markup('<li><button type="button" class="chip" data-step="%s" aria-controls="step-%s" '
-               'aria-expanded="false">%s<span class="visually-hidden"> (change)</span>'
-               '</button></li>') % (step, step, text) for step, text in words)
+               'aria-expanded="false">%s <span class="pencil" aria-hidden="true">\u270e</span>'
+               '<span class="visually-hidden"> (change)</span></button></li>')
+        % (step, step, text) for step, text in words)
     return Markup('<ul class="answers" aria-label="Your answers so far: tap one to change '
                   'it">%s</ul>') % Markup(items)
 
