@@ -59,6 +59,30 @@ BUNDLES = {
 }
 
 
+# The browser floor (docs/architecture.md, "The oldest phones") reads ES2018: htmx 2.0.11 is
+# written for later browsers in two spots, optional chaining and "??", either of which is a
+# syntax error on Safari before 13.1 that would stop the whole bundle. Each is lowered to
+# the same meaning in older syntax; each must match exactly once, so that a new htmx
+# release fails the build here (tests/test_browser_floor.py) rather than slipping past.
+LOWERED = {
+    "vendor/htmx.min.js": [
+        ("if(g?.swapDelay&&g.swapDelay>0)", "if(g&&g.swapDelay&&g.swapDelay>0)"),
+        ('s.push=s.push??"true"', 's.push=s.push!=null?s.push:"true"'),
+    ],
+}
+
+
+def lowered(source: str, text: str) -> str:
+    """`text` of the vendored `source` with LOWERED applied; raises when one spot is not
+    there exactly once."""
+    for old, new in LOWERED.get(source, []):
+        if text.count(old) != 1:
+            raise ValueError(f"{source}: {old!r} found {text.count(old)} times, not once: "
+                             "lower the new release by hand and update assets.LOWERED")
+        text = text.replace(old, new)
+    return text
+
+
 def path(name: str, kind: str) -> Path:
     return STATIC / "bundle" / f"{name}.{kind}"
 
@@ -69,7 +93,7 @@ def build(name: str, kind: str, static: Path = STATIC) -> str:
     for source in BUNDLES[name][kind]:
         text = (static / source).read_text(encoding="utf-8")
         if source.startswith("vendor/"):
-            parts.append(text.strip())  # minified by its authors
+            parts.append(lowered(source, text).strip())  # minified by its authors
         elif kind == "css":
             parts.append(rcssmin.cssmin(text))
         else:

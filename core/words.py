@@ -99,6 +99,16 @@ def screen_name(name: str, letters: int = SCREEN_NAME_LETTERS) -> str:
     return f"{words[0]} {words[-1][0]}."
 
 
+def short_name(name: str, letters: int) -> str:
+    """A name where a phone has room for about `letters` characters beside its seat: whole
+    when it fits, else the first name and the family name's initial ("Dorothy D."), else
+    the first name alone ("Dorothy"): never half a family name, which says nobody."""
+    shown = screen_name(name, letters)
+    if len(shown) <= letters or " " not in shown:
+        return shown
+    return shown.split(" ")[0]
+
+
 # Format characters a real name may hold: the zero-width non-joiner and joiner, which
 # Persian and Indic scripts (and emoji sequences) need between letters.
 _JOINERS = frozenset("\u200c\u200d")

@@ -44,9 +44,11 @@ def test_a_thrown_game_reads_as_a_card_in_sentences(live_server, page):
     tap(page, "value", "30")
     tap(page, "win_by", "thrown:W")
     tap(page, "exposures", "0")
-    # the scores as East taps name the players too
-    expect(page.locator("#live-scores .score-who").nth(2)).to_have_text(
-        "Carol Chen West · player 3")
+    # the scores as East taps name the seat and the player, as fits at 360 px (the seat's
+    # letter shown, its word for a screen reader; the whole name in the title)
+    expect(page.locator("#live-scores .score-who").nth(2)).to_have_text("WWest Carol C.")
+    expect(page.locator("#live-scores .score-who").nth(2)).to_have_attribute(
+        "title", "Carol Chen")
     expect(page.locator(".live-points .score-points").nth(1)).not_to_have_text("X")
     screenshot(page, "sheet-cards-entry")
     assert page.evaluate(SMALL_TEXT) == []

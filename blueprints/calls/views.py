@@ -103,7 +103,8 @@ def reason_chips(chosen: str | None) -> Markup:
     """The call form's reasons, a radio each, `chosen` ticked. Made here, not in a
     template loop: every table page shows them, and the loop cost a third of the bar."""
     return Markup("".join(
-        f'\n            <label class="chip"><input type="radio" name="reason" '
+        f'\n            <label class="chip{" is-checked" if key == chosen else ""}">'
+        '<input type="radio" name="reason" '
         f'value="{escape(key)}"{" checked" if key == chosen else ""}> {escape(label)}'
         '</label>\n          ' for key, label in CALL_REASONS.items()))
 

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 from markupsafe import Markup, escape
 
-from core.words import SEAT_NAMES
+from core.words import SEAT_NAMES, short_name
 from tournament.scoring import InvalidGame
 
 from .forms import DEAD_CHANGES_POINTS, EXPOSURE_CHOICES, VALUE_CHOICES
@@ -89,12 +89,20 @@ def _group(kind: str, name: str, choices, chosen, described: str) -> Markup:
     parts = [f'<div class="choices choices-{name}">\n    ']
     for value, label in choices:
         parts.append(
-            f'\n      <label class="choice" for="{name}-{value}"><input type="{kind}" '
+            f'\n      <label class="{_choice_class(value, value in chosen)}" '
+            f'for="{name}-{value}"><input type="{kind}" '
             f'name="{name}" id="{name}-{value}" value="{value}"'
             f'{" checked" if value in chosen else ""}{described}><span>{label}</span>'
             '</label>\n    ')
     parts.append("\n  </div>")
     return Markup("".join(parts))
+
+
+def _choice_class(value: str, checked: bool) -> str:
+    """A button's classes: the chosen one and a thrower's are marked by the server, for the
+    browsers without :has() (table.js keeps "is-checked" true as East taps)."""
+    return ("choice" + (" choice-thrown" if value.startswith("thrown:") else "")
+            + (" is-checked" if checked else ""))
 
 
 def _escaped(choices) -> tuple[tuple[str, str], ...]:
@@ -137,11 +145,17 @@ def seat_checks(name: str, seats, selected, described: str = "") -> Markup:
                   described)
 
 
+# A name under its seat on a button a third of a 360 px screen wide (about 75 px): longer
+# ones are said as "Ruth A.", or the first name alone, never cut mid-word.
+STACKED_NAME_LETTERS = 9
+
+
 def stacked_seat_labels(seats) -> tuple[tuple[str, str], ...]:
     """(seat, markup) naming the seat, then the player under it: for buttons that sit three
     to a row."""
     return tuple((seat, str(Markup('<strong>%s</strong> <span class="who">%s</span>')
-                            % (SEAT_NAMES.get(seat, seat), player.name)))
+                            % (SEAT_NAMES.get(seat, seat),
+                               short_name(player.name, STACKED_NAME_LETTERS))))
                  for seat, player in seats.items())
 
 
@@ -154,9 +168,10 @@ def seat_labels(seats) -> tuple[tuple[str, str], ...]:
 @lru_cache(maxsize=64)
 def _flag(id_: str, name: str, label: str, checked: bool, hint: str | None) -> Markup:
     small = Markup(" <small>%s</small>") % hint if hint else ""
-    return Markup('<label class="choice" for="%s"><input type="checkbox" name="%s" id="%s" '
+    return Markup('<label class="%s" for="%s"><input type="checkbox" name="%s" id="%s" '
                   'value="y"%s><span>%s%s</span></label>') % (
-        id_, name, id_, Markup(" checked") if checked else "", label, small)
+        _choice_class("", checked), id_, name, id_, Markup(" checked") if checked else "",
+        label, small)
 
 
 def flag(field) -> Markup:
@@ -178,7 +193,8 @@ def win_by_choices(rules, winner: str | None, seats) -> tuple[tuple[str, str], .
     out = [(value, str(escape(label))) for value, label in choices]
     out += [(f"thrown:{seat}", str(Markup('<span class="by">Thrown by</span> %s '
                                            '<span class="who">%s</span>')
-                                    % (SEAT_NAMES.get(seat, seat), name)))
+                                    % (SEAT_NAMES.get(seat, seat),
+                                       short_name(name, STACKED_NAME_LETTERS))))
             for seat, name in seats if seat != winner]
     return tuple(out)
 
@@ -235,8 +251,9 @@ def answer_chips(form, plan: dict[str, str], seats, outcome_choices) -> Markup:
         return Markup("")
     items = "".join(
         Markup('<li><button type="button" class="chip" data-step="%s" aria-controls="step-%s" '
-               'aria-expanded="false">%s<span class="visually-hidden"> (change)</span>'
-               '</button></li>') % (step, step, text) for step, text in words)
+               'aria-expanded="false">%s <span class="pencil" aria-hidden="true">\u270e</span>'
+               '<span class="visually-hidden"> (change)</span></button></li>')
+        % (step, step, text) for step, text in words)
     return Markup('<ul class="answers" aria-label="Your answers so far: tap one to change '
                   'it">%s</ul>') % Markup(items)
 
@@ -306,7 +323,8 @@ def _in_error_extra(seats, selected) -> Markup:
     one): their ids differ from the in_error step's."""
     chosen = selected or []
     return Markup("".join(
-        f'\n            <label class="choice" for="in_error_x-{value}"><input type="checkbox" '
+        f'\n            <label class="{_choice_class(value, value in chosen)}" '
+        f'for="in_error_x-{value}"><input type="checkbox" '
         f'name="in_error" id="in_error_x-{value}" value="{value}"'
         f'{" checked" if value in chosen else ""}><span>{label}</span></label>\n          '
         for value, label in seats))

@@ -16,7 +16,7 @@ from markupsafe import Markup, escape
 
 from blueprints.common import points_text
 from core.lookup import rules_of
-from core.words import OUTCOME_LABELS, SEAT_NAMES, SEATS, SheetState, ruling_label
+from core.words import OUTCOME_LABELS, SEAT_NAMES, SEATS, SheetState, ruling_label, short_name
 from models import (
     Round,
     Table,
@@ -34,6 +34,12 @@ from .sheet_reads import (
 )
 
 # ---- the sheet as shown -----------------------------------------------------------------
+
+
+# The live scores sit two to a row at 360 px, each on one line: the seat's letter (its word
+# for a screen reader), then a name of at most this many letters ("Ruth A.", else the
+# first name).
+LIVE_NAME_LETTERS = 8
 
 
 @dataclass
@@ -194,6 +200,14 @@ class SheetView:
         """(score_who, points as written) for each seated player, in seat order."""
         who = self.score_who
         return [(who[seat], points_text(points[seat])) for seat in self.seats]
+
+    def live_rows(self, points: dict[str, int]) -> list[tuple[str, str, str, str]]:
+        """(seat word, the name as it fits beside the points at 360 px, the whole name,
+        points as written) for the live scores while a game is entered: the seat, then
+        the first name and the family name's initial of a long name, never half a
+        surname cut off."""
+        return [(SEAT_NAMES[seat], short_name(player.name, LIVE_NAME_LETTERS), player.name,
+                 points_text(points[seat])) for seat, player in self.seats.items()]
 
     @cached_property
     def total_rows(self) -> list[tuple[Markup, str]]:

@@ -37,6 +37,50 @@
       event.detail.isError = false;
     }
   });
+  // A write whose answer was lost is sent again (table.js, calls.js) with what it first
+  // sent, not the form as it is now: its request key stands for that first body, so an
+  // answer changed meanwhile must never ride on it. Sent through htmx's own "submit"
+  // handler, which a plain event reaches in every browser of the floor (form.requestSubmit
+  // came only with Safari 16).
+  mahj.sentBody = function (config) {
+    var body = [];
+    var sent = config && config.parameters;
+    if (sent && typeof sent.forEach === "function") {
+      sent.forEach(function (value, name) { body.push([name, value]); });
+    }
+    return body;
+  };
+  mahj.resend = function (form, body) {
+    if (!window.htmx || !form.isConnected) { return; }
+    form.mahjResend = body;
+    try {
+      window.htmx.trigger(form, "submit");
+    } finally {
+      delete form.mahjResend;  // used by then (htmx configures the request at once)
+    }
+  };
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form || !form.mahjResend) { return; }
+    var body = new FormData();
+    form.mahjResend.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    event.detail.parameters = body;
+    delete form.mahjResend;
+  });
+
+  // The button a tap submitted a form with, for the browsers without
+  // SubmitEvent.submitter (Safari before 15.4): what the tap says ("Saving...") goes there.
+  var tapped = null;
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button");
+    tapped = button && button.form && button.type === "submit" ? button : null;
+  }, true);
+  mahj.submitter = function (cause) {
+    if (!cause || cause.type !== "submit") { return null; }
+    if ("submitter" in cause) { return cause.submitter; }
+    return tapped && tapped.form === cause.target && tapped.isConnected ? tapped : null;
+  };
+
   document.addEventListener("live:stop", function () {
     var poll = document.getElementById("live");
     if (poll) { poll.parentNode.removeChild(poll); }

@@ -77,17 +77,19 @@
   // reached the director. Say so, and send it again (the same request key: never a second
   // call) until an answer comes; the answer, or the page's poll once the call is in,
   // replaces this note with the call's real state ("The director has been called").
-  var callRetry = null;
-  function retryCall(form) {
+  // The call sent again is the call first sent (app.js: its key stands for that body).
+  var callRetry = null, callBody = null;
+  function retryCall(form, config) {
     if (callRetry) { window.clearInterval(callRetry); }
+    callBody = window.mahj.sentBody(config);
     callRetry = window.setInterval(function () {
       if (!form.isConnected) { window.clearInterval(callRetry); callRetry = null; return; }
-      if (navigator.onLine !== false) { form.requestSubmit(); }
+      if (navigator.onLine !== false) { window.mahj.resend(form, callBody); }
     }, 5000);
   }
   window.addEventListener("online", function () {
     var form = document.querySelector("#table-call form.call-form");
-    if (callRetry && form) { form.requestSubmit(); }
+    if (callRetry && form) { window.mahj.resend(form, callBody); }
   });
   document.addEventListener("htmx:sendError", function (event) {
     var placing = event.detail.elt && event.detail.elt.classList &&
@@ -96,7 +98,7 @@
       ? "No answer yet: the Wi-Fi may be down, so the director may not have your call. " +
         "This phone keeps trying by itself; if nobody comes, raise your hand."
       : "Not sent: no connection. Tap the button again.");
-    if (placing) { retryCall(event.detail.elt); }
+    if (placing) { retryCall(event.detail.elt, event.detail.requestConfig); }
   });
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;

@@ -44,7 +44,7 @@
   function place(event) {
     var config = event.detail.requestConfig;
     var cause = config && config.triggeringEvent;
-    var tapped = cause && (cause.submitter || cause.target);
+    var tapped = cause && (window.mahj.submitter(cause) || cause.target);
     var form = document.getElementById("entry");
     if (!form || !tapped || !form.contains(tapped)) {
       // after a swap, event.detail.elt is the page's body: the form is the request's
@@ -117,48 +117,37 @@
       note(where, "Not sent: no connection. Your answer is kept.", "Send this answer again");
     }
   });
-  // A write whose answer was lost is sent again, with the same request key, until an
-  // answer comes: the server applies it once and answers with the page as it now is
-  // ("Game 1 saved.", "Submitted 11:25"), which replaces the "no answer" note.
-  // The resend carries what was first sent, not the form as it is now: the first send may
-  // have been stored, and its key stands for those answers only.
+  // A write whose answer was lost is sent again, with the same request key and the body
+  // it first sent (app.js), until an answer comes: the server applies it once and answers
+  // with the page as it now is ("Game 1 saved.", "Submitted 11:25"), which replaces the
+  // "no answer" note.
   var retry = null;
   function retryLater(form, event) {
-    var config = event.detail.requestConfig;
-    var cause = config && config.triggeringEvent;
-    var submitter = cause && cause.submitter;
-    var sent = null;
-    if (config && config.formData && config.formData.forEach) {
-      sent = new FormData();
-      config.formData.forEach(function (value, name) { sent.append(name, value); });
-    }
+    var body = window.mahj.sentBody(event.detail.requestConfig);
     stopRetry();
-    retry = {form: form, submitter: submitter && submitter.isConnected ? submitter : null,
-             sent: sent, timer: window.setInterval(sendAgain, 5000)};
+    retry = {form: form, body: body, timer: window.setInterval(sendAgain, 5000)};
   }
-  document.addEventListener("htmx:configRequest", function (event) {
-    if (retry && retry.resending && retry.sent && event.detail.elt === retry.form) {
-      event.detail.parameters = retry.sent;
-    }
-  });
   function stopRetry() {
     if (retry) { window.clearInterval(retry.timer); retry = null; }
   }
+  // The form to send it from: the one tapped, or the one a step's answer swapped in for
+  // it (East may tap an answer meanwhile); none once the page moved on.
+  function retryForm() {
+    if (retry.form.isConnected) { return retry.form; }
+    var again = retry.form.id && document.getElementById(retry.form.id);
+    if (again && again.tagName === "FORM") { retry.form = again; return again; }
+    return null;
+  }
   function sendAgain() {
-    if (!retry || !retry.form.isConnected) { stopRetry(); return; }
+    if (!retry || !retryForm()) { stopRetry(); return; }
     if (navigator.onLine === false) { return; }
-    var form = retry.form, submitter = retry.submitter;
-    retry.resending = true;
-    try {
-      if (submitter && submitter.isConnected) { form.requestSubmit(submitter); }
-      else { form.requestSubmit(); }
-    } finally { if (retry) { retry.resending = false; } }
+    window.mahj.resend(retry.form, retry.body);
   }
   window.addEventListener("online", function () { if (retry) { sendAgain(); } });
   document.addEventListener("htmx:afterRequest", function (event) {
     // only the resent write's own answer (not the page's poll) ends the resending
     if (retry && event.detail.successful &&
-        (event.detail.elt === retry.form || !retry.form.isConnected)) { stopRetry(); }
+        (event.detail.elt === retry.form || !retryForm())) { stopRetry(); }
   });
 
   document.addEventListener("htmx:responseError", function (event) {
@@ -192,8 +181,10 @@
     }
   });
   window.addEventListener("online", function () {
+    // not while a save is sent again: the step's answer would replace it in flight
+    // (hx-sync), and the save's answer brings the page as it is
     var form = document.getElementById("entry");
-    if (form && form.dataset.unsent) { resendStep(); }
+    if (form && form.dataset.unsent && !retry) { resendStep(); }
   });
 
   // An answered question folded to one line: a tap opens it again, in place, to change
@@ -242,7 +233,7 @@
   var BUSY_WORDS = {save: "Saving\u2026", other: "Sending\u2026"};
   document.addEventListener("htmx:beforeRequest", function (event) {
     var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
-    var button = cause && cause.submitter;
+    var button = window.mahj.submitter(cause);
     if (!button || button.classList.contains("is-busy")) { return; }
     button.dataset.label = button.textContent;
     button.classList.add("is-busy");
@@ -251,12 +242,23 @@
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
-    var button = cause && cause.submitter;
+    var button = window.mahj.submitter(cause);
     if (!button || !button.classList.contains("is-busy") || !button.isConnected) { return; }
     button.classList.remove("is-busy");
     button.removeAttribute("aria-busy");
     if (button.dataset.label) { button.textContent = button.dataset.label; }
   });
+
+  // The chosen answers are marked by a class as well as :has() (table.css), which Safari
+  // reads only from 15.4: the server marks them, and this keeps the marks as East taps.
+  function markChecked() {
+    document.querySelectorAll("label.choice, label.chip").forEach(function (label) {
+      var input = label.querySelector("input");
+      if (input) { label.classList.toggle("is-checked", input.checked); }
+    });
+  }
+  document.addEventListener("change", markChecked);
+  document.addEventListener("input", markChecked);
 
   // A quick card value and a typed one are the same answer: choosing one clears the other.
   document.addEventListener("change", function (event) {

@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.words import screen_name
+from core.words import screen_name, short_name
 
 
 @pytest.mark.parametrize("name, shown", [
@@ -16,3 +16,18 @@ from core.words import screen_name
 ])
 def test_screen_name(name, shown):
     assert screen_name(name) == shown
+
+
+# A phone's narrow places (the dead-hand buttons, the live scores at 360 px): the seat is
+# said beside it, so the first name alone is enough when even "Dorothy D." is too long.
+@pytest.mark.parametrize("name, letters, shown", [
+    ("Ruth Abrams", 11, "Ruth Abrams"),
+    ("Ruth Abrams", 9, "Ruth A."),
+    ("Dorothy Davenport", 9, "Dorothy"),
+    ("Dorothy Davenport", 10, "Dorothy D."),
+    ("Beatrice Goldberg-Whitfield", 8, "Beatrice"),
+    ("Bea Goldberg", 8, "Bea G."),
+    ("Maximilianawilhelmina", 8, "Maximilianawilhelmina"),  # one word: never cut
+])
+def test_short_name_never_leaves_half_a_surname(name, letters, shown):
+    assert short_name(name, letters) == shown
