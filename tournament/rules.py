@@ -12,6 +12,7 @@ this module only describes the rules.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -461,15 +462,13 @@ def starting_rules(key: str) -> RuleSet:
 # The director types her event's name; "rules" is added wherever the app speaks of them
 # ("Under Crak Your Bags rules"), so a trailing "rules" she typed is dropped, not doubled.
 MAX_NAME = 60
+_RULES_ENDING = re.compile(r"(?:^| )(?:rules|rule set|rules set)$", re.IGNORECASE)
 
 
 def rule_set_name(text: str) -> str:
     """Her rule set's name as stored: spaces tidied, a trailing "rules" dropped;
     InvalidRules (field "name") when nothing is left, it is too long or not plain text."""
-    name = " ".join((text or "").split())
-    for ending in (" rules", " rule set", " rules set"):
-        if name.lower().endswith(ending):
-            name = name[: -len(ending)].rstrip()
+    name = _RULES_ENDING.sub("", " ".join((text or "").split()))
     if not name:
         raise InvalidRules("name", "Please give your rule set a name, like your event's: "
                                    "\"Crak Your Bags\".")
