@@ -142,7 +142,7 @@ class PublicUrlForm(Form):
 
 class PresetForm(Form):
     preset = SelectField("Start again from the rule set", choices=[
-        *preset_choices(), SelectChoice(BLANK_KEY, "A blank rule set: you fill in the numbers")])
+        *preset_choices(), SelectChoice(BLANK_KEY, "A blank rule set")])
 
 
 EDITABLE_RULES = [f for f in RULE_FIELDS
