@@ -53,6 +53,9 @@ class Tournament(db.Model):
     # named): the live parts' fingerprints include it, so a part that shows names
     # refreshes when one is corrected (blueprints.director.common.players_changed).
     players_version: Mapped[int] = mapped_column(default=0, server_default="0")
+    # When the director last saved the rules page (None: never, or a preset applied since):
+    # her to-do keeps "check the rules" until then.
+    rules_checked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     staff: Mapped[list[TournamentStaff]] = relationship(
         back_populates="tournament", cascade="all, delete-orphan"

@@ -13,9 +13,11 @@ from .rules import RuleSet
 
 @dataclass(frozen=True)
 class PaperSheet:
+    rules_name: str                   # "Crak Your Bags rules": the rule set it follows
     columns: tuple[str, ...]          # one per game, before each seat's points
     game_initials: str                # the heading of the per-game initials box ("" none)
     game_initials_per_seat: bool      # a box under each seat's points instead of one
+    game_initials_note: str           # who writes in those boxes ("" where there are none)
     round_initials: bool              # every player initials the round total
     west_checks: bool                 # West checks East's sheet before it is handed in
     guide_verifies: bool              # a table guide verifies the sheet at the round's end
@@ -51,8 +53,16 @@ def paper_sheet(rules: RuleSet) -> PaperSheet:
         game_initials = "Winner's initials (West's when East wins and for wall games)"
     elif rules.game_signoff == "all":
         game_initials = "Every player's initials"
+    elif rules.game_signoff == "across":
+        game_initials = "Initials of the player across"
     else:
         game_initials = ""
+    game_initials_note = {
+        "all": f"{game_initials}: each player initials their points in every game.",
+        "across": f"{game_initials}: in every game, each player checks and initials the "
+                  "points of the player across (West for East, North for South, East for "
+                  "West, South for North).",
+    }.get(rules.game_signoff or "", "")
     key = [f"Winner: the card value. Self-picked {_points(rules.self_pick_bonus)}. "
            f"No jokers {_points(rules.jokerless_bonus)} (never for Singles and Pairs).",
            _thrower_words(rules),
@@ -73,8 +83,10 @@ def paper_sheet(rules: RuleSet) -> PaperSheet:
                + ("every game of the round scores X." if rules.time_called_zeroes == "round"
                   else "that game scores X for everyone."))
     key.append("Write X for zero points, never O.")
-    return PaperSheet(columns=tuple(columns), game_initials=game_initials,
-                      game_initials_per_seat=rules.game_signoff == "all",
+    return PaperSheet(rules_name=f"{rules.short_name} rules", columns=tuple(columns),
+                      game_initials=game_initials,
+                      game_initials_per_seat=rules.game_signoff in ("all", "across"),
+                      game_initials_note=game_initials_note,
                       round_initials=rules.round_signoff_all,
                       west_checks=rules.west_checks_sheet,
                       guide_verifies=rules.table_guide_verifies, key=tuple(key))

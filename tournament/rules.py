@@ -12,12 +12,13 @@ this module only describes the rules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+import re
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from .errors import FieldError
 
-SIGNOFF_CHOICES = ("winner", "all", None)
+SIGNOFF_CHOICES = ("winner", "all", "across", None)
 HEAVENLY_CHOICES = ("bonus", "self_picked", None)
 TIME_CALLED_CHOICES = ("game", "round")
 TIEBREAK_CHOICES = ("tile_bag", "draw", "shared", None)
@@ -74,7 +75,7 @@ class RuleSet:
     # round and paperwork
     games_per_round: int
     round_minutes: int
-    game_signoff: str | None  # "winner" | "all" | None
+    game_signoff: str | None  # "winner" | "all" | "across" | None
     round_signoff_all: bool
     table_guide_verifies: bool
     tiebreak: str | None  # "tile_bag" | "draw" | "shared" | None (the director chooses)
@@ -202,6 +203,8 @@ RULE_FIELDS: list[RuleField] = [
               "Whose initials confirm each game's scores.", optional=True,
               choices=(("winner", "the winner (West when East wins or for a wall game)"),
                        ("all", "every player, one tap each on East's phone"),
+                       ("across", "the player across verifies each score, one tap each "
+                                  "on East's phone"),
                        (None, "nobody per game"))),
     RuleField("round_signoff_all", "Every player initials the round total", "flag", ""),
     RuleField("table_guide_verifies", "A table guide verifies scores at round end", "flag", ""),
@@ -386,7 +389,7 @@ def _with_later_fields(data: dict[str, Any]) -> dict[str, Any]:
     missing = [name for name in _LATER_FIELDS if name not in data]
     if not missing:
         return data
-    preset = PRESETS.get(data.get("key")) if isinstance(data.get("key"), str) else None
+    preset = _STARTS.get(data.get("key")) if isinstance(data.get("key"), str) else None
     filled = dict(data)
     for name in missing:
         filled[name] = getattr(preset, name) if preset else _NOT_STATED[name]
@@ -432,6 +435,67 @@ PRESETS: dict[str, RuleSet] = {
         west_checks_sheet=True,
     ),
 }
+
+
+# A director's own rule set may start from nothing. Sensible zeros: no bonus, no penalty,
+# every extra rule off, nobody initials per game. The numbers every organiser's sheet
+# states (BLANK_TO_FILL) start empty on the rules form and must be typed before the set is
+# saved, so a blank set never scores a game with a zero nobody chose.
+BLANK_KEY = "blank"
+BLANK_TO_FILL = ("self_pick_bonus", "jokerless_bonus", "thrower_penalty", "wall_game_points")
+BLANK = RuleSet(
+    key=BLANK_KEY, name="A blank rule set", short_name="Own", sheet="none",
+    **{**_NOT_STATED, "self_pick_bonus": 0, "jokerless_bonus": 0,
+       "thrower_penalty": (0, 0, 0, 0, 0), "quint_two_exposure_penalty": None,
+       "wall_game_points": 0, "heavenly_bonus": 0, "misnamed_discard_penalty": None,
+       "misnamed_tile_penalty": 0, "misnamed_tile_others_bonus": 0,
+       "error_one_intact_bonus": 0},
+)
+_STARTS: dict[str, RuleSet] = {**PRESETS, BLANK_KEY: BLANK}
+
+
+def starting_rules(key: str) -> RuleSet:
+    """The rule set a director starts from: a preset, or BLANK; KeyError for anything else."""
+    return _STARTS[key]
+
+
+# The director types her event's name; "rules" is added wherever the app speaks of them
+# ("Under Crak Your Bags rules"), so a trailing "rules" she typed is dropped, not doubled.
+MAX_NAME = 60
+_RULES_ENDING = re.compile(r"(?:^| )(?:rules|rule set|rules set)$", re.IGNORECASE)
+
+
+def rule_set_name(text: str) -> str:
+    """Her rule set's name as stored: spaces tidied, a trailing "rules" dropped;
+    InvalidRules (field "name") when nothing is left, it is too long or not plain text."""
+    name = _RULES_ENDING.sub("", " ".join((text or "").split()))
+    if not name:
+        raise InvalidRules("name", "Please give your rule set a name, like your event's: "
+                                   "\"Crak Your Bags\".")
+    if len(name) > MAX_NAME:
+        raise InvalidRules("name", f"Keep the name under {MAX_NAME} characters.")
+    if any(not ch.isprintable() for ch in name):
+        raise InvalidRules("name", "The name can only hold letters, numbers and punctuation.")
+    return name
+
+
+def named(rules: RuleSet, text: str) -> RuleSet:
+    """`rules` under the director's own name, shown everywhere the preset's was."""
+    name = rule_set_name(text)
+    return replace(rules, name=name, short_name=name)
+
+
+def own_name(rules: RuleSet) -> bool:
+    """True when the director gave the rule set a name of her own."""
+    start = _STARTS.get(rules.key)
+    return start is None or rules.name != start.name
+
+
+def kept_from_preset(rules: RuleSet, field: str) -> bool:
+    """True where `rules` holds the very value its preset has for `field`: only then do
+    the preset sheet's words describe it."""
+    preset = PRESETS.get(rules.key)
+    return preset is not None and getattr(preset, field) == getattr(rules, field)
 
 
 # The sheets' own words, quoted from ../shared/rules/*.txt ("..." marks a cut).
@@ -737,3 +801,127 @@ _READINGS: dict[str, tuple[str, ...]] = {
 def readings(field: str) -> tuple[str, ...]:
     """The app's reading of ambiguous sheet lines about `field` (empty where none)."""
     return _READINGS.get(field, ())
+
+
+# Where each game's scores are checked one by one, whose initials stand beside a seat's
+# score: its own player's ("all"), or the player across the table's ("across": West checks
+# East, North checks South, and back).
+ACROSS = {"E": "W", "S": "N", "W": "E", "N": "S"}
+
+
+def score_checker(rules: RuleSet, seat: str) -> str | None:
+    """The seat who initials `seat`'s score in each game; None where nobody does."""
+    if rules.game_signoff == "all":
+        return seat
+    if rules.game_signoff == "across":
+        return ACROSS[seat]
+    return None
+
+
+def _pts(value: int) -> str:
+    value = abs(value)
+    return f"{value} point" if value == 1 else f"{value} points"
+
+
+def _thrower_in_words(penalty: tuple[int, ...]) -> str:
+    # runs of equal numbers read as one phrase: "0 or 1 exposures", "3 or 4"
+    runs: list[tuple[int, int, int]] = []
+    for exposures, value in enumerate(penalty):
+        if runs and runs[-1][2] == value:
+            runs[-1] = (runs[-1][0], exposures, value)
+        else:
+            runs.append((exposures, exposures, value))
+    if len(runs) == 1 and runs[0][2] == 0:
+        return "The player who throws the winning tile loses nothing."
+    parts = []
+    for first, last, value in runs:
+        if first == last:
+            span = f"{first} exposure" if first == 1 else f"{first} exposures"
+        elif last == len(penalty) - 1:
+            span = f"{first} or more exposures"
+        elif last == first + 1:
+            span = f"{first} or {last} exposures"
+        else:
+            span = f"{first} to {last} exposures"
+        parts.append(f"{'nothing' if value == 0 else _pts(value)} to a hand with {span}")
+    return "The player who throws the winning tile loses " + ", ".join(parts) + "."
+
+
+def in_words(rules: RuleSet, field: str) -> str:
+    """`field` of `rules` said in plain words, from its number: what the rules page and the
+    printed sheet say where the director's value is not her preset sheet's."""
+    value = getattr(rules, field)
+    if field == "self_pick_bonus":
+        return (f"A winner who picked the winning tile from the wall gets {_pts(value)} more."
+                if value else "No bonus for picking the winning tile from the wall.")
+    if field == "jokerless_bonus":
+        return (f"A winning hand with no jokers gets {_pts(value)} more (never Singles and "
+                "Pairs)." if value else "No bonus for a winning hand with no jokers.")
+    if field == "thrower_penalty":
+        return _thrower_in_words(value)
+    if field == "quint_two_exposure_penalty":
+        return ("No special rule for a Quint hand." if value is None else
+                f"The thrower loses {_pts(value)} to a Quint hand with 2 exposures.")
+    if field == "wall_game_points":
+        return (f"When the wall runs out, each player not dead and not in error gets "
+                f"{_pts(value)}." if value else "A wall game scores 0 for everyone.")
+    if field == "heavenly":
+        return {"bonus": f"East's Mah Jongg straight after the deal or the Charleston gets "
+                         f"its own bonus of {_pts(rules.heavenly_bonus)}.",
+                "self_picked": "East's Mah Jongg straight after the deal or the Charleston "
+                               "counts as self-picked."}.get(
+            value, "No special rule for East's Mah Jongg straight after the deal.")
+    if field == "heavenly_bonus":
+        return (f"{_pts(value)}." if rules.heavenly == "bonus"
+                else "Not used: a heavenly hand earns no bonus of its own.")
+    penalties = {"blind_pass_peek_penalty": "Looking at a stolen tile in a blind pass",
+                 "misnamed_exposure_penalty": "Misnaming a tile called for an exposure",
+                 "misnamed_discard_penalty": "Misnaming the discard that completes a Mah "
+                                             "Jongg (the Mah Jongg scores; no thrower "
+                                             "penalty)"}
+    if field in penalties:
+        return (f"No penalty for {penalties[field][0].lower()}{penalties[field][1:]}."
+                if value is None else f"{penalties[field]} loses {_pts(value)}.")
+    if field == "misnamed_tile_game":
+        return (f"A misnamed discard that does not complete the Mah Jongg ends the game: the "
+                f"misnamer loses {_pts(rules.misnamed_tile_penalty)}, each other player not "
+                f"dead gets {_pts(rules.misnamed_tile_others_bonus)}." if value
+                else "A misnamed discard that does not complete the Mah Jongg: the director "
+                     "decides.")
+    if field == "misnamed_tile_penalty":
+        return f"The misnamer loses {_pts(value)}."
+    if field == "misnamed_tile_others_bonus":
+        return f"Each other player not dead gets {_pts(value)}."
+    if field == "mah_jongg_in_error":
+        return ("A Mah Jongg declared in error after hands were exposed scores by the two "
+                "rules below." if value else "A Mah Jongg declared in error: the director "
+                                             "decides.")
+    if field == "error_all_exposed_points":
+        return f"Every player scores {_pts(value)}." if value else "Every player scores 0."
+    if field == "error_one_intact_bonus":
+        return f"The one player whose hand is intact gets {_pts(value)}; the others score 0."
+    if field == "time_called_zeroes":
+        return ("Time called before a game ends: every game of that table's round scores 0."
+                if value == "round" else "Time called before a game ends: that game scores 0 "
+                                         "for everyone.")
+    if field == "games_per_round":
+        return f"{value} games a round, including the Charleston."
+    if field == "round_minutes":
+        return f"{value} minutes a round."
+    if field == "mini_tournament":
+        return ("No mini tournament." if value is None else
+                f"A mini tournament over rounds {value.first_round} to {value.last_round}; "
+                "its scores count twice.")
+    rule = next(f for f in RULE_FIELDS if f.name == field)
+    if rule.kind == "flag":
+        return f"{rule.label}: {'yes' if value else 'no'}."
+    said = next(text for choice, text in rule.choices if choice == value)
+    return f"{rule.label}: {said}."
+
+
+def rule_words(rules: RuleSet, field: str) -> tuple[str | None, str]:
+    """(the preset sheet's quote, the rule in plain words) for `field`. The quote is given
+    only where the director kept that preset's value: a quoted "MINUS 25" beside her -30
+    would contradict her own rules."""
+    quote = wording(rules.key, field) if kept_from_preset(rules, field) else None
+    return quote, in_words(rules, field)

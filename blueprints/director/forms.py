@@ -27,7 +27,7 @@ from wtforms.validators import (
 from blueprints.common import Form
 from blueprints.director.staff import STAFF_ROLES
 from core.words import MOVEMENT_WORDS
-from tournament.rules import PRESETS, RULE_FIELDS
+from tournament.rules import BLANK, BLANK_KEY, BLANK_TO_FILL, MAX_NAME, PRESETS, RULE_FIELDS
 
 WHOLE = "Please enter a whole number, like 12."
 
@@ -141,7 +141,8 @@ class PublicUrlForm(Form):
 
 
 class PresetForm(Form):
-    preset = SelectField("Start again from the rule set", choices=preset_choices())
+    preset = SelectField("Start again from the rule set", choices=[
+        *preset_choices(), SelectChoice(BLANK_KEY, "A blank rule set")])
 
 
 EDITABLE_RULES = [f for f in RULE_FIELDS
@@ -152,7 +153,12 @@ NONE_CHOICE = "none"
 
 def rules_form_class():
     """A form with one field per editable rule (five for the thrower penalty)."""
-    attrs: dict[str, Field] = {}
+    attrs: dict[str, Field] = {
+        "rule_set_name": StringField("Your rule set's name", validators=[
+            Length(max=MAX_NAME + 20, message=f"Keep the name under {MAX_NAME} characters.")]),
+        # "blank" while the form shows a blank rule set not yet saved
+        "start": HiddenField(),
+    }
     for rule in EDITABLE_RULES:
         validators = [Optional()] if rule.optional else [
             InputRequired(f"Please fill in: {rule.label.lower()}.")]
@@ -172,9 +178,15 @@ def rules_form_class():
     return type("RulesForm", (Form,), attrs)
 
 
-def rules_form(rules: dict, formdata=None):
-    """The rules form filled from the tournament's stored rules (or the posted data)."""
-    data = {}
+def rules_form(rules: dict, formdata=None, *, name: str = "", start: str | None = None):
+    """The rules form filled from the tournament's stored rules (or the posted data), under
+    her own rule set's `name` ("" while it wears its preset's). With `start` "blank": a
+    blank rule set, the numbers every sheet states left empty for her to fill in."""
+    data: dict = {"rule_set_name": name, "start": start or ""}
+    if start == BLANK_KEY:
+        rules = {**rules, **{rule.name: getattr(BLANK, rule.name) for rule in EDITABLE_RULES}}
+        for rule_name in BLANK_TO_FILL:
+            rules[rule_name] = [None] * 5 if rule_name == "thrower_penalty" else None
     for rule in EDITABLE_RULES:
         value = rules.get(rule.name)
         if rule.name == "thrower_penalty":

@@ -12,7 +12,18 @@ from core.errors import attach
 from core.lookup import rules_of
 from core.rounds import seated, seated_mark
 from core.writes import unit
-from tournament.rules import PRESETS, RULE_FIELDS, InvalidRules, readings, wording
+from tournament.rules import (
+    BLANK_KEY,
+    BLANK_TO_FILL,
+    PRESETS,
+    RULE_FIELDS,
+    InvalidRules,
+    kept_from_preset,
+    own_name,
+    readings,
+    rule_words,
+    wording,
+)
 
 from . import audit_trail, common, forms, tables, tournaments
 from . import players as player_rows
@@ -68,7 +79,7 @@ def tournament(tournament_id):
         substitutes_needed=player_rows.substitutes_needed(tournament),
         seated=seated(tournament), seated_mark=seated_mark,
         locked=tournaments.scores_entered(tournament),
-        rules=PRESETS.get(tournament.preset))
+        rules=rules_of(tournament))
 
 
 @bp.route("/t/<int:tournament_id>/edit", methods=["GET", "POST"])
@@ -108,22 +119,40 @@ def _stored_rules(tournament) -> dict:
     return rules_of(tournament).to_dict()
 
 
+def _rule_words(tournament) -> dict[str, tuple[str | None, str, bool]]:
+    """{rule: (the preset sheet's quote or None, the rule in plain words, kept the preset's
+    value)} for the tournament's stored rules."""
+    stored = rules_of(tournament)
+    return {rule.name: (*rule_words(stored, rule.name), kept_from_preset(stored, rule.name))
+            for rule in RULE_FIELDS}
+
+
+# Where the rules refuse a value, the form field that shows it.
+_FORM_FIELD = {"thrower_penalty": "thrower_penalty_0", "name": "rule_set_name",
+               "short_name": "rule_set_name"}
+
+
 @bp.route("/t/<int:tournament_id>/rules", methods=["GET", "POST"])
 @staff_required(MANAGE)
 def rules(tournament_id):
-    """Every number of the rule set, beside the sheet's words; fixed once scores are in."""
+    """Every number of the rule set, beside the sheet's words or her own in plain words;
+    fixed once scores are in. ?start=blank shows a blank rule set, saved only when she
+    saves it."""
     tournament = g.tournament
     locked = tournaments.scores_entered(tournament)
+    stored = rules_of(tournament)
+    name = stored.name if own_name(stored) else ""
     if request.method == "POST" and not locked:
         form = forms.rules_form(_stored_rules(tournament), formdata=request.form)
         status = 422
         if form.validate():
             try:
-                tournaments.update_rules(tournament, current_user, forms.rules_changes(form))
+                tournaments.save_rules(tournament, current_user, forms.rules_changes(form),
+                                       name=form.rule_set_name.data or "",
+                                       start=form.start.data or None)
             except InvalidRules as error:
-                # The thrower's penalty is a list: its message goes by its first box.
-                attach(form, SetupError(error.field if error.field != "thrower_penalty"
-                                        else "thrower_penalty_0", error.message))
+                attach(form, SetupError(_FORM_FIELD.get(error.field, error.field),
+                                        error.message))
             except common.RulesFixed:
                 # A score landed since the page was drawn: show the rules read-only.
                 locked, status = True, 409
@@ -134,22 +163,30 @@ def rules(tournament_id):
                 flash("Saved the rules.")
                 return redirect(url_for("director.rules", tournament_id=tournament.id))
     else:
-        form = forms.rules_form(_stored_rules(tournament))
+        start = BLANK_KEY if request.args.get("start") == BLANK_KEY and not locked else None
+        form = forms.rules_form(_stored_rules(tournament), name=name, start=start)
         status = 409 if request.method == "POST" else 200
     return render_template("director/rules.html", tournament=tournament, form=form,
                            preset_form=forms.PresetForm(preset=tournament.preset),
                            fields=forms.EDITABLE_RULES, all_fields=RULE_FIELDS,
-                           wording=wording, readings=readings, locked=locked,
-                           rules=_stored_rules(tournament)), status
+                           words=_rule_words(tournament), readings=readings, locked=locked,
+                           rules=_stored_rules(tournament), rule_set=rules_of(tournament),
+                           started_from=PRESETS.get(tournament.preset),
+                           blank=form.start.data == BLANK_KEY,
+                           to_fill_names=BLANK_TO_FILL), status
 
 
 @bp.post("/t/<int:tournament_id>/rules/preset")
 @staff_required(MANAGE)
 def rules_preset(tournament_id):
-    """Start the rules again from one of the five presets."""
+    """Start the rules again from one of the five presets, or show a blank rule set to
+    fill in (nothing changes until she saves it)."""
     tournament = g.tournament
     form = forms.PresetForm()
     if form.validate_on_submit():
+        if form.preset.data == BLANK_KEY:
+            return redirect(url_for("director.rules", tournament_id=tournament.id,
+                                    start=BLANK_KEY, _anchor="rules-form"))
         try:
             tournaments.apply_preset(tournament, current_user, form.preset.data)
         except SetupError as error:

@@ -20,8 +20,15 @@ from models import (
     TournamentStaff,
     User,
     db,
+    utcnow,
 )
-from tournament.rules import PRESETS, RuleSet
+from tournament.rules import (
+    BLANK,
+    BLANK_KEY,
+    PRESETS,
+    RuleSet,
+    rule_set_name,
+)
 
 from .common import (
     GAMES_FIXED,
@@ -305,6 +312,36 @@ def update_rules(tournament: Tournament, user: User, changes: dict) -> RuleSet:
 
 
 @write
+def save_rules(tournament: Tournament, user: User, changes: dict, *, name: str,
+               start: str | None = None) -> RuleSet:
+    """The rules page saved: her edited values under her own name (empty: the name of the
+    rule set she started from), on the tournament's rules or, with `start` "blank", on a
+    blank rule set (the tournament's details kept). The rules then count as checked.
+    Nothing changes unless the whole set is valid."""
+    if start not in (None, BLANK_KEY):
+        raise SetupError("start", "Choose one of the rule sets.")
+    if start == BLANK_KEY:
+        if scores_entered(tournament):
+            raise RulesFixed(None, RULES_FIXED)
+        base = BLANK.to_dict()
+        for detail in DETAIL_RULES:
+            base[detail] = tournament.rules[detail]
+        changes = {**base, **changes}
+        tournament.preset = BLANK_KEY
+    key = changes.get("key", tournament.rules["key"])
+    if name.strip():
+        changes["name"] = changes["short_name"] = rule_set_name(name)
+    elif key == BLANK_KEY:
+        rule_set_name(name)  # refused: a blank set has no name to fall back on
+    elif (start_from := PRESETS.get(key) or PRESETS.get(tournament.preset)) is not None:
+        changes["name"], changes["short_name"] = start_from.name, start_from.short_name
+    rules = update_rules(tournament, user, changes)
+    tournament.rules_checked_at = utcnow()
+    db.session.flush()
+    return rules
+
+
+@write
 def apply_preset(tournament: Tournament, user: User, preset: str) -> None:
     """Start the rules again from a preset (details like rounds and sessions are kept)."""
     if scores_entered(tournament):
@@ -321,6 +358,6 @@ def apply_preset(tournament: Tournament, user: User, preset: str) -> None:
     rules["sessions"] = rules["sessions"] or any(c.kind == "session"
                                                  for c in tournament.competitions)
     write_unless_scored(tournament, "preset", RULES_FIXED, preset=preset,
-                        rules=RuleSet.from_dict(rules).to_dict())
+                        rules=RuleSet.from_dict(rules).to_dict(), rules_checked_at=None)
     audit(tournament, user, "rules.preset", f"tournament:{tournament.id}", before=before,
           after={"preset": preset, "rules": tournament.rules})

@@ -214,7 +214,7 @@ def _initial_on_paper(sheet, rules) -> None:
             if seat not in signed:
                 sheet.signoffs.append(RoundSignoff(seat=seat, initials=PAPER_INITIALS,
                                                    signed_at=utcnow()))
-    if rules.game_signoff == "all":
+    if rules.game_signoff in ("all", "across"):
         for entry in sheet.games:
             entry.seat_initials = dict.fromkeys(SEATS, PAPER_INITIALS)
     if rules.west_checks_sheet and sheet.west_checked_at is None:

@@ -24,7 +24,7 @@ from models import (
     User,
     db,
 )
-from tournament.rules import RuleSet
+from tournament.rules import RuleSet, score_checker
 from tournament.scoring import Game, InvalidGame, ScoreLine, round_lines
 
 from .sheet_reads import (
@@ -142,7 +142,8 @@ class SheetView:
 
     @property
     def every_player_initials_games(self) -> bool:
-        return self.rules.game_signoff == "all"
+        """Each score of each game is initialled: by its player, or by the player across."""
+        return self.rules.game_signoff in ("all", "across")
 
     @property
     def games_to_initial(self) -> list[tuple[int, list[str]]]:
@@ -240,6 +241,10 @@ class SheetView:
     def name(self, seat: str) -> str:
         player = self.seats.get(seat)
         return player.name if player else SEAT_NAMES[seat]
+
+    def checker(self, seat: str) -> str | None:
+        """The seat who initials `seat`'s score in each game (tournament.rules)."""
+        return score_checker(self.rules, seat)
 
     def person(self, seat: str) -> str:
         """"Ruth Abrams (West)"."""

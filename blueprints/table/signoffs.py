@@ -14,6 +14,7 @@ from core.sheets import stored_totals, subject_of
 from core.words import SEAT_NAMES, SEATS, SheetState, staff_actor, table_actor
 from core.writes import applied
 from models import Round, RoundSignoff, Scoresheet, Table, User, record, utcnow
+from tournament.rules import score_checker
 
 from .sheet_reads import seats_of
 from .sheet_writes import (
@@ -77,28 +78,30 @@ def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
 @sheet_write
 def initial_game(table: Table, round_: Round, number: int, seat: str, *,
                  version: int | None, key: str | None) -> Scoresheet:
-    """A player confirms their score in game `number` with one tap on East's phone, where
-    the rule set has every player sign each game; their initials go beside the game."""
+    """`seat`'s score in game `number` is confirmed with one tap on East's phone, where the
+    rule set has each score checked: by its own player, or by the player across
+    (tournament.rules.score_checker); the checker's initials go beside that score."""
     rules = rules_of(table.tournament)
-    if rules.game_signoff != "all":
-        raise SheetError("sheet", f"Under {rules.short_name} rules one player initials each "
-                         "game when it is saved.", status=409)
     if seat not in SEATS:
         raise SheetError("seat", "Choose your seat.")
+    checker = score_checker(rules, seat)
+    if checker is None:
+        raise SheetError("sheet", f"Under {rules.short_name} rules one player initials each "
+                         "game when it is saved.", status=409)
     sheet, key = sheet_and_key(round_, table, key, "game-initial", number, seat,
                                games=True)
     sheet = begin_write(sheet, version, key)
     entry = next((e for e in sheet.games if e.number == number), None)
     if entry is None:
         raise SheetError("game", f"Game {number} is not entered yet.")
-    initials = player_initials(seats_of(round_, table).get(seat), seat)
+    initials = player_initials(seats_of(round_, table).get(checker), checker)
     before = dict(entry.seat_initials or {})
     entry.seat_initials = {**before, seat: initials}
     record("game.initial", tournament_id=table.tournament_id, subject=subject_of(sheet),
            before={"game": number, "seat_initials": before},
            after={"game": number, "seat_initials": entry.seat_initials,
                   "points": entry.points[seat]},
-           actor=table_actor(table.number, seat))
+           actor=table_actor(table.number, checker))
     return sheet
 
 
@@ -136,13 +139,14 @@ def submit_sheet(table: Table, round_: Round, *, version: int | None,
     if rules.round_signoff_all and missing:
         raise SheetError("submit", "Every player initials their round total first. "
                          f"Still to initial: {', '.join(missing)}.")
-    if rules.game_signoff == "all":
+    if rules.game_signoff in ("all", "across"):
         unsigned = [f"game {e.number} ("
                     + ", ".join(SEAT_NAMES[s] for s in SEATS if s not in (e.seat_initials or {}))
                     + ")" for e in sheet.games if set(SEATS) - set(e.seat_initials or {})]
         if unsigned:
-            raise SheetError("submit", "Every player initials every game first. Still to "
-                             f"initial: {'; '.join(unsigned)}.")
+            who = ("Every player initials every game first" if rules.game_signoff == "all"
+                   else "The player across checks every score first")
+            raise SheetError("submit", f"{who}. Still to initial: {'; '.join(unsigned)}.")
     if rules.west_checks_sheet and sheet.west_checked_at is None:
         raise SheetError("submit", "West checks East's sheet first: West, tap \u201cI "
                          "checked East's sheet\u201d above.")

@@ -137,6 +137,7 @@ def export_tournament(tournament: Tournament) -> dict:
             "seating_seed": tournament.seating_seed,
             "imported_seating": _seating_by_number(tournament),
             "public_url": tournament.public_url,
+            "rules_checked_at": _when(tournament.rules_checked_at),
             "created_at": _when(tournament.created_at),
         },
         "users": sorted(({"email": u.email, "name": u.name} for u in users.values()),

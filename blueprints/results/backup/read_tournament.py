@@ -23,7 +23,7 @@ from models import (
     User,
     db,
 )
-from tournament.rules import PRESETS, RuleSet
+from tournament.rules import BLANK_KEY, PRESETS, RuleSet
 
 from .checks import (
     CODE,
@@ -84,7 +84,7 @@ def read_tournament(data: dict, info: dict, director: User, keep_tokens: bool) -
                           "letters and digits, like SPRING26.")
     if db.session.scalar(select(Tournament.id).where(Tournament.code == code)):
         raise BackupError(f"A tournament with code {code} is already on this site.")
-    preset = _choice(info.get("preset"), "The rule set", tuple(PRESETS))
+    preset = _choice(info.get("preset"), "The rule set", (*PRESETS, BLANK_KEY))
     rules = RuleSet.from_dict(info.get("rules"))
     rounds_count = _int(info.get("rounds"), "The number of rounds", 1, MAX_ROUNDS)
     games_per_round = _int(info.get("games_per_round"), "Games per round", 1, MAX_GAMES)
@@ -114,6 +114,8 @@ def read_tournament(data: dict, info: dict, director: User, keep_tokens: bool) -
                           optional=True),
         created_at=_instant(info.get("created_at"), "The tournament's creation time"),
         public_url=address,
+        # a backup from before the rules were marked checked: still to check
+        rules_checked_at=_instant(info.get("rules_checked_at"), "When the rules were checked"),
     )
     db.session.add(tournament)
     db.session.flush()
