@@ -12,6 +12,7 @@ from sqlalchemy.orm import contains_eager
 
 from core.codes import plain_code
 from models import Table, Tournament, db
+from tournament.movement import Movement, describe
 from tournament.rules import RuleSet
 
 # Built once per process: building a statement and its cache key costs more than running
@@ -48,8 +49,27 @@ def _rule_set(stored: str) -> RuleSet:
 
 
 def movement_of(tournament: Tournament) -> str:
-    """The rules' movement: "east_stays" or "imported"."""
+    """The rules' movement: "east_stays" (the tournament's own movement, movement_plan) or
+    "imported"."""
     return rules_of(tournament).movement
+
+
+def movement_plan(tournament: Tournament, rules: RuleSet | None = None) -> Movement:
+    """How players move after each round: the imported seating when the rules say so,
+    else the stored movement (each seat's move or a fresh draw). No stored movement, or
+    one a damaged backup or a hand edit left unreadable, is the usual East-stays one, as
+    every tournament had before a movement could be chosen."""
+    if (rules or rules_of(tournament)).movement == "imported":
+        return Movement.named("imported")
+    try:
+        return Movement.from_dict(tournament.movement) if tournament.movement else Movement()
+    except ValueError:
+        return Movement()
+
+
+def movement_words(tournament: Tournament, rules: RuleSet | None = None) -> str:
+    """Every seat's move in words ("East stays; South moves down 1 table; ...")."""
+    return describe(movement_plan(tournament, rules))
 
 
 class BadLink(Exception):
