@@ -12,7 +12,7 @@ from sqlalchemy.orm import contains_eager
 
 from core.codes import plain_code
 from models import Table, Tournament, db
-from tournament.movement import Movement, describe
+from tournament.movement import Movement, describe, move_words
 from tournament.rules import RuleSet
 
 # Built once per process: building a statement and its cache key costs more than running
@@ -67,9 +67,24 @@ def movement_plan(tournament: Tournament, rules: RuleSet | None = None) -> Movem
         return Movement()
 
 
+def seat_move(tournament: Tournament, seat: str) -> str:
+    """One seat's move after a round in words ("West moves up 2 tables"), as the table
+    page, the player's "where next" and the table cards say it."""
+    movement = movement_plan(tournament)
+    if movement.kind == "draw":
+        return "a fresh draw every round"
+    if movement.kind == "imported":
+        return "the organiser's own seating"
+    return move_words(seat, movement.moves[seat])
+
+
 def movement_words(tournament: Tournament, rules: RuleSet | None = None) -> str:
-    """Every seat's move in words ("East stays; South moves down 1 table; ...")."""
-    return describe(movement_plan(tournament, rules))
+    """Every seat's move in words ("East stays; South moves down 1 table; ..."), or "the
+    organiser's own seating"."""
+    movement = movement_plan(tournament, rules)
+    if movement.kind == "imported":
+        return "the organiser's own seating"
+    return describe(movement)
 
 
 class BadLink(Exception):
