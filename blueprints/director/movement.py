@@ -88,13 +88,17 @@ def preview(tournament: Tournament, movement: Movement) -> Preview:
     tables = max(1, field_size // 4)
     if not seated:
         earlier = [{t: {s: f"{t}{s}" for s in SEATS} for t in range(1, tables + 1)}]
-        name = str
+        name = numbered = str
     else:
         earlier = movement_base(tournament, movement) if movement.kind != "imported" else []
         tables = len(seated[0])
 
         def name(pid):
             return _label(players[pid]) if pid in players else "—"
+
+        def numbered(pid):
+            # the grid names players by number alone: seven columns of names wrap on a phone
+            return str(players[pid].number) if pid in players else "—"
     if movement.kind == "imported":
         plan = {n: imported_plan(tournament, n, {}) or {} for n in range(1, rounds + 1)}
         if not any(plan.values()):
@@ -118,7 +122,7 @@ def preview(tournament: Tournament, movement: Movement) -> Preview:
             again.setdefault(first, []).append((second, times - 1))
             again.setdefault(second, []).append((first, times - 1))
     shown = [(number, number <= len(seated),
-              [(table, {s: name(seats[s]) for s in SEATS if s in seats})
+              [(table, {s: numbered(seats[s]) for s in SEATS if s in seats})
                for table, seats in sorted(plan.get(number, {}).items())])
              for number in range(1, rounds + 1)]
     per_player = sorted(((name(pid), sum(times for _, times in others),

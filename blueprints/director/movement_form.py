@@ -26,10 +26,10 @@ def _move(label: str) -> WholeNumberField:
 
 class MovementChoiceForm(Form):
     pattern = SelectField("How players move after each round", choices=options(CHOICES))
-    east = _move("East moves (tables; minus is down)")
-    south = _move("South moves")
-    west = _move("West moves")
-    north = _move("North moves")
+    east = _move("East")
+    south = _move("South")
+    west = _move("West")
+    north = _move("North")
     seed = HiddenField()
 
     def validate(self, extra_validators=None):

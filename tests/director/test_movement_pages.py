@@ -48,8 +48,7 @@ def test_showing_a_patterns_schedule_saves_nothing(client, tournament):
     assert status == 200
     assert "West moves down 2 tables" in page and "Use this movement" in page
     # round 2 by MahjCon: table 1 East stays (player 1); West comes from table 3 (player 11)
-    assert "<th scope=\"row\">1</th><td>1 Player 1</td><td>6 Player 6</td><td>11 Player 11</td>" \
-        in page
+    assert '<th scope="row">1</th><td>1</td><td>6</td><td>11</td><td>32</td>' in page
     db.session.expire_all()
     assert tournament.movement is None
     assert db.session.scalar(select(AuditEvent).where(
@@ -75,7 +74,7 @@ def test_the_preview_is_the_seating_that_follows(client, tournament):
     use(client, tournament, "abcd")
     ensure_round(tournament, 2)
     db.session.commit()
-    round_two = {(table, seat): int(label.split()[0])
+    round_two = {(table, seat): int(label)
                  for table, seats in shown.rounds[1][2] for seat, label in seats.items()}
     assert round_two == seats_of(tournament, 2)
 
@@ -89,7 +88,7 @@ def test_a_draw_shown_is_the_draw_seated(client, director):
     for number in (2, 3):
         ensure_round(tournament, number)
         db.session.commit()
-        drawn = {(table, seat): int(label.split()[0])
+        drawn = {(table, seat): int(label)
                  for table, seats in shown.rounds[number - 1][2]
                  for seat, label in seats.items()}
         assert drawn == seats_of(tournament, number)
