@@ -474,7 +474,7 @@ def _draw_one(players: list, tables: int, met: dict, rng: random.Random) -> list
     # another table when that lowers the round's repeats (tries bounded, so a crowded
     # field where repeats cannot be avoided still finishes quickly).
     where = {player: index for index, table in enumerate(placed) for player in table}
-    for _attempt in range(200):
+    for _attempt in range(60):
         clashing = [p for index, table in enumerate(placed) for p in table
                     if _table_cost(p, [o for o in table if o != p], met)]
         if not clashing:
@@ -507,6 +507,22 @@ def _draw_one(players: list, tables: int, met: dict, rng: random.Random) -> list
     return placed
 
 
+def _best_of_draws(players: list, tables: int, met: dict, rng: random.Random) -> list[list]:
+    """The round with the fewest repeats of a few draws: a small field, where repeats are
+    hard to avoid, gets more tries (each costs little); a large one rarely needs a second."""
+    tries = max(1, min(6, 400 // max(len(players), 1)))
+    best, best_cost = None, None
+    for _try in range(tries):
+        placed = _draw_one(players, tables, met, rng)
+        cost = sum(_table_cost(p, table[i + 1:], met)
+                   for table in placed for i, p in enumerate(table))
+        if best_cost is None or cost < best_cost:
+            best, best_cost = placed, cost
+        if cost == 0:
+            break
+    return best
+
+
 def draw_rounds(earlier: Sequence[Seating], rounds: int, seed: int
                 ) -> dict[int, dict[int, dict[str, Player]]]:
     """Rounds len(earlier)+1..rounds drawn afresh, each keeping repeat meetings with every
@@ -531,7 +547,7 @@ def draw_rounds(earlier: Sequence[Seating], rounds: int, seed: int
     rng = random.Random(f"mahjtable-draw:{seed}:{len(earlier)}")
     drawn: dict[int, dict[int, dict[str, Player]]] = {}
     for round_no in range(len(earlier) + 1, rounds + 1):
-        placed = _draw_one(players, tables, met, rng)
+        placed = _best_of_draws(players, tables, met, rng)
         this_round: dict[int, dict[str, Player]] = {}
         for index, table in enumerate(placed):
             _meet(met, table)
