@@ -78,13 +78,14 @@ def seat_move(tournament: Tournament, seat: str) -> str:
     return move_words(seat, movement.moves[seat])
 
 
-def movement_words(tournament: Tournament, rules: RuleSet | None = None) -> str:
-    """Every seat's move in words ("East stays; South moves down 1 table; ..."), or "the
-    organiser's own seating"."""
+def movement_words(tournament: Tournament, rules: RuleSet | None = None,
+                   short: bool = False) -> str:
+    """Every seat's move in words ("East stays; South moves down 1 table; ..."; short:
+    "East stays, South down 1, ..."), or "the organiser's own seating"."""
     movement = movement_plan(tournament, rules)
     if movement.kind == "imported":
         return "the organiser's own seating"
-    return describe(movement)
+    return describe(movement, short)
 
 
 class BadLink(Exception):

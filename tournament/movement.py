@@ -374,12 +374,19 @@ def move_words(seat: str, move: int) -> str:
     return f"{name} moves {'up' if move > 0 else 'down'} {abs(move)} {tables}"
 
 
-def describe(movement: Movement) -> str:
-    """Every seat's move in words: "East stays; South moves down 1 table; ..."."""
+def describe(movement: Movement, short: bool = False) -> str:
+    """Every seat's move in words: "East stays; South moves down 1 table; ...", or with
+    `short` (a line on the big screen): "East stays, South down 1, West up 2, North up 1"."""
     if movement.kind == "draw":
-        return "A fresh random draw every round, with as few repeat meetings as it can"
+        return ("a fresh draw every round" if short else
+                "A fresh random draw every round, with as few repeat meetings as it can")
     if movement.kind == "imported":
         return "The organiser's own seating for every round"
+    if short:
+        return ", ".join(
+            f"{_SEAT_NAMES[s]} stays" if not movement.moves[s] else
+            f"{_SEAT_NAMES[s]} {'up' if movement.moves[s] > 0 else 'down'} "
+            f"{abs(movement.moves[s])}" for s in SEATS)
     return "; ".join(move_words(seat, movement.moves[seat]) for seat in SEATS)
 
 

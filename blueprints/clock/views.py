@@ -113,7 +113,7 @@ def _console_context(tournament, role, forms=None, problem=None):
         seat_form=prefilled("seat", SeatForm),
         pause_refusal=actions.pause_refusal(tournament),
         extension_refusal=actions.extension_refusal(tournament),
-        movement_words=movement_words(tournament),
+        movement_words=movement_words(tournament, short=True),
         announcement_form=forms.get("announce") or AnnouncementForm(prefix="announce"),
         announcements=announcements(tournament.id), problem=problem,
         # Before seating or starting the next round: earlier sheets still not submitted.

@@ -57,5 +57,5 @@ def board(tournament: Tournament) -> Board:
         view.version if view else "none", [(a.id, a.text) for a in items],
         clock_service.leaders_fingerprint(tournament.id), tournament.players_version)
     return Board(headline=headline, move=move, announcements=items[:SHOWN_ANNOUNCEMENTS],
-                 version=version, movement=movement_words(tournament),
+                 version=version, movement=movement_words(tournament, short=True),
                  imported=movement.kind != "moves")

@@ -68,6 +68,13 @@ def test_every_seats_move_in_words(pattern, words):
     assert describe(Movement.named(pattern)) == words
 
 
+def test_the_big_screen_says_it_short():
+    assert describe(Movement.named("east-stays"), short=True) == \
+        "East stays, South down 1, West up 2, North up 1"
+    assert describe(Movement.named("abcd"), short=True) == \
+        "East up 1, South down 1, West up 2, North down 2"
+
+
 def test_the_usual_pattern_is_todays_movement():
     first = full_seating(7)
     for round_no in range(1, 9):
