@@ -187,3 +187,30 @@ def test_every_seats_move_is_said_on_the_cards_rules_table_and_player_pages(clie
     # player 11 sits West at table 3: where next is table 1
     seat = client.get(f"/p/{tournament.code}/seat?number=11").get_data(as_text=True)
     assert "Round 2: table 1, West</strong> (West moves down 2 tables)" in seat
+
+
+@pytest.mark.parametrize("args", [
+    {"pattern": "swiss"},
+    {"pattern": "draw", "seed": "abc"},
+    {"pattern": "draw", "seed": "99999999"},
+    {"pattern": "own", "east": "1e9", "south": "0", "west": "0", "north": "0"},
+    {"pattern": "own", "east": "\x00", "south": "0", "west": "0", "north": "0"},
+])
+def test_a_bad_choice_in_the_address_is_answered_in_words(client, tournament, args):
+    status, page = seating_page(client, tournament, **args)
+    assert status == 200 and "Use this movement" not in page
+    assert 'class="error"' in page
+
+
+def test_under_a_draw_players_and_tables_are_told_the_drawn_next_table(client, director):
+    tournament = make_tournament(director, players=16, rounds=3)
+    use(client, tournament, "draw", seed="77")
+    shown = movements.preview(tournament, movement_plan(tournament))
+    spot = next((table, seat) for table, seats in shown.rounds[1][2]
+                for seat, label in seats.items() if label == "5")
+    page = client.get(f"/p/{tournament.code}/seat?number=5").get_data(as_text=True)
+    seat_names = {"E": "East", "S": "South", "W": "West", "N": "North"}
+    assert f"Round 2: table {spot[0]}, {seat_names[spot[1]]}</strong> (a fresh draw" in page
+    # player 5 sits East at table 2 in round 1
+    table = TableClient(client, tournament, 2).get().get_data(as_text=True)
+    assert f"Next round: <strong>table {spot[0]}</strong>" in table
