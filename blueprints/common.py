@@ -25,6 +25,7 @@ from markupsafe import Markup
 from wtforms.validators import ValidationError
 from wtforms.widgets import HiddenInput
 
+from core.lookup import movement_words, seat_move
 from core.words import screen_name, unshowable
 from extensions import htmx
 from models.password_policy import password_problem
@@ -220,6 +221,8 @@ def template_globals(app) -> dict:
     return {
         "fixed_url": fixed_url,
         "seat_name": SEAT_NAMES.get,
+        "seat_move": seat_move,
+        "movement_words": movement_words,
         "points_text": points_text,
         "screen_name": screen_name,
         "local_time": local_time,

@@ -12,6 +12,7 @@ from sqlalchemy.orm import contains_eager
 
 from core.codes import plain_code
 from models import Table, Tournament, db
+from tournament.movement import Movement, describe, move_words
 from tournament.rules import RuleSet
 
 # Built once per process: building a statement and its cache key costs more than running
@@ -48,8 +49,43 @@ def _rule_set(stored: str) -> RuleSet:
 
 
 def movement_of(tournament: Tournament) -> str:
-    """The rules' movement: "east_stays" or "imported"."""
+    """The rules' movement: "east_stays" (the tournament's own movement, movement_plan) or
+    "imported"."""
     return rules_of(tournament).movement
+
+
+def movement_plan(tournament: Tournament, rules: RuleSet | None = None) -> Movement:
+    """How players move after each round: the imported seating when the rules say so,
+    else the stored movement (each seat's move or a fresh draw). No stored movement, or
+    one a damaged backup or a hand edit left unreadable, is the usual East-stays one, as
+    every tournament had before a movement could be chosen."""
+    if (rules or rules_of(tournament)).movement == "imported":
+        return Movement.named("imported")
+    try:
+        return Movement.from_dict(tournament.movement) if tournament.movement else Movement()
+    except ValueError:
+        return Movement()
+
+
+def seat_move(tournament: Tournament, seat: str) -> str:
+    """One seat's move after a round in words ("West moves up 2 tables"), as the table
+    page, the player's "where next" and the table cards say it."""
+    movement = movement_plan(tournament)
+    if movement.kind == "draw":
+        return "a fresh draw every round"
+    if movement.kind == "imported":
+        return "the organiser's own seating"
+    return move_words(seat, movement.moves[seat])
+
+
+def movement_words(tournament: Tournament, rules: RuleSet | None = None,
+                   short: bool = False) -> str:
+    """Every seat's move in words ("East stays; South moves down 1 table; ..."; short:
+    "East stays, South down 1, ..."), or "the organiser's own seating"."""
+    movement = movement_plan(tournament, rules)
+    if movement.kind == "imported":
+        return "the organiser's own seating"
+    return describe(movement, short)
 
 
 class BadLink(Exception):

@@ -160,7 +160,7 @@ def test_director_runs_the_clock_and_every_screen_follows(live_server, director_
         expect(display.get_by_text("Move to your next table:")).to_be_visible(
             timeout=WITHIN_ONE_POLL)
         expect(display.locator(".display-move")).to_contain_text(
-            "East stays, North up 1, West up 2, South down 1")
+            "East stays, South down 1, West up 2, North up 1")
         screenshot(display, "clock-display-between-rounds")
         assert_accessible(display)
         assert_landmarks_unique(display)

@@ -45,6 +45,11 @@ class Tournament(db.Model):
     # a 600-player, 12-round import is about 94 KB of JSON, and every table page loads its
     # tournament but reads the seating only to say where a seat goes next.
     imported_seating: Mapped[dict[str, Any] | None] = mapped_column(JSON, deferred=True)
+    # How players move after each round (tournament.movement.Movement.to_dict()): each
+    # seat's move or a fresh draw. None: the usual East-stays movement, as every tournament
+    # had before a movement could be chosen. The rules' "movement" still says whether the
+    # organiser's imported seating is used instead.
+    movement: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     # The address phones reach this site on (QR codes, printed cards, the big screen);
     # None: BASE_URL, else the address of the request.

@@ -1,9 +1,15 @@
 """Table movement: where every player sits in every round, and who meets whom twice.
 
-After each round East stays at its table, North moves up one table, West up two and
-South down one, circularly over tables 1..tables (table N+1 is table 1, table 0 is table N).
-A player keeps their seat letter (their wind) for the whole tournament, so a player is
-fully described by the table and seat they start at in round 1.
+A movement is each seat's table move after every round, circularly over tables 1..tables
+(table N+1 is table 1, table 0 is table N). The usual one (TNT, City Mahj, Destination):
+East stays at its table, North moves up one table, West up two and South down one; the
+organisers' other patterns are in PATTERNS, and a director may give her own numbers.
+Under a movement of moves a player keeps their seat letter (their wind) for the whole
+tournament, so a player is fully described by the table and seat they start at.
+
+The other kinds: a fresh draw every round (`draw_rounds`: few repeat meetings, by a greedy
+placement and a local search), and the organiser's own imported seating
+(`read_imported_seating`).
 
 Pure arithmetic: this module knows nothing of player records, the database or requests.
 Who sits where in round 1 (the draw) and what to do about repeat meetings (swapping a
@@ -12,10 +18,12 @@ player, accepting it) are left to the director and the service layer.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+import random
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TypeVar
+from typing import Any, TypeVar
 
 SEATS: tuple[str, ...] = ("E", "S", "W", "N")
 """Seat letters in the order of play around a table."""
@@ -50,7 +58,8 @@ def _check_table(name: str, table: object, tables: int) -> int:
     return table  # type: ignore[return-value]
 
 
-def table_for(seat: str, start_table: int, round_no: int, tables: int) -> int:
+def table_for(seat: str, start_table: int, round_no: int, tables: int,
+              moves: Mapping[str, int] = MOVES) -> int:
     """The table the player who starts at `start_table` in `seat` plays at in `round_no`.
 
     >>> table_for("N", start_table=10, round_no=2, tables=10)   # North moves up one
@@ -64,11 +73,12 @@ def table_for(seat: str, start_table: int, round_no: int, tables: int) -> int:
     _check_whole("tables", tables, 1)
     _check_table("start_table", start_table, tables)
     _check_whole("round_no", round_no, 1)
-    return (start_table - 1 + MOVES[seat] * (round_no - 1)) % tables + 1
+    return (start_table - 1 + moves[seat] * (round_no - 1)) % tables + 1
 
 
 def seating(
-    initial: Mapping[int, Mapping[str, Player]], round_no: int, tables: int
+    initial: Mapping[int, Mapping[str, Player]], round_no: int, tables: int,
+    moves: Mapping[str, int] = MOVES,
 ) -> dict[int, dict[str, Player]]:
     """Every table's seats in `round_no`, from the round-1 seating `initial`.
 
@@ -89,7 +99,7 @@ def seating(
         _check_table("table", start_table, tables)
         for seat, player in seats.items():
             _check_seat(seat)
-            placed[table_for(seat, start_table, round_no, tables)][seat] = player
+            placed[table_for(seat, start_table, round_no, tables, moves)][seat] = player
     return {
         table: {seat: seats[seat] for seat in SEATS if seat in seats}
         for table, seats in placed.items()
@@ -114,7 +124,8 @@ def _seat_order(player: StartSeat) -> tuple[int, int]:
     return start_table, SEATS.index(seat)
 
 
-def repeat_meetings(tables: int, rounds: int) -> list[Meeting]:
+def repeat_meetings(tables: int, rounds: int,
+                    moves: Mapping[str, int] = MOVES) -> list[Meeting]:
     """Every pair of players who would sit at the same table in more than one round.
 
     Players are named by where they start, (start_table, seat). The list is sorted by
@@ -136,7 +147,7 @@ def repeat_meetings(tables: int, rounds: int) -> list[Meeting]:
     _check_whole("rounds", rounds, 1)
     meetings: list[Meeting] = []
     for seat_a, seat_b in combinations(SEATS, 2):
-        step = MOVES[seat_a] - MOVES[seat_b]
+        step = moves[seat_a] - moves[seat_b]
         rounds_by_gap: dict[int, list[int]] = {}
         for round_no in range(1, rounds + 1):
             # seat_b's start table is this many tables up from seat_a's when they meet
@@ -259,3 +270,316 @@ def shared_tables(plan: Mapping[int, Mapping[int, Mapping[str, Player]]]
                 key = (first, second) if (second, first) not in together else (second, first)
                 together.setdefault(key, []).append(round_no)
     return {pair: tuple(rounds) for pair, rounds in together.items() if len(rounds) > 1}
+
+
+# --- Movements by name, in words, and a fresh draw every round ---------------------------
+
+@dataclass(frozen=True)
+class Pattern:
+    """A named movement of moves: `moves` is each seat's tables up (down when negative)."""
+
+    key: str
+    label: str
+    moves: Mapping[str, int]
+    source: str  # whose pattern it is, and what we chose where the sheet is silent
+
+
+PATTERNS: dict[str, Pattern] = {p.key: p for p in (
+    Pattern("east-stays", "East stays", MOVES,
+            "TNT, City Mahj and Destination: East stays, North up 1, West up 2, South down 1."),
+    # Crak Your Bags says only "East moves up 1 table" and West up 2. North cannot also go
+    # up 1 (East and North would travel together and meet every round); South down 1 and
+    # North staying keep the four moves next to each other (-1, 0, 1, 2), as TNT's are, so
+    # with 4 tables or more no two players meet twice in the first three rounds.
+    Pattern("east-up-one", "East moves up one", {"E": 1, "S": -1, "W": 2, "N": 0},
+            "Crak Your Bags: East moves up 1 table, West up 2; the sheet does not say for "
+            "South and North, so South moves down 1 and North stays."),
+    Pattern("mahjcon", "MahjCon", {"E": 0, "S": -1, "W": -2, "N": 1},
+            "MahjCon: East stays, South down 1, West down 2, North up 1."),
+    # The league names seats A, B, C, D; read in the order of play, A is East.
+    Pattern("abcd", "A/B/C/D (every seat moves)", {"E": 1, "S": -1, "W": 2, "N": -2},
+            "The league's A/B/C/D: A up 1, B down 1, C up 2, D down 2 (A is East, B South, "
+            "C West, D North)."),
+)}
+
+KINDS = ("moves", "draw", "imported")
+MOST_TABLES_MOVED = 99
+"""The largest move a director may type, either way: more than any room has tables."""
+
+
+@dataclass(frozen=True)
+class Movement:
+    """How players move after each round, as a tournament stores it.
+
+    kind "moves": every seat moves by `moves` after each round; `pattern` names the
+    PATTERNS entry it was chosen from ("own" for the director's numbers). kind "draw": a
+    fresh draw every round from `seed`. kind "imported": the organiser's seating.
+    `from_round`: the seated round the later rounds are computed from (1, unless the
+    movement was changed after round 2 was seated: then the last round seated then).
+    """
+
+    kind: str = "moves"
+    pattern: str = "east-stays"
+    moves: Mapping[str, int] = field(default_factory=lambda: dict(MOVES))
+    seed: int = 0
+    from_round: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "pattern": self.pattern,
+                "moves": {seat: self.moves[seat] for seat in SEATS},
+                "seed": self.seed, "from_round": self.from_round}
+
+    @classmethod
+    def from_dict(cls, stored: object) -> Movement:
+        """The stored movement, checked; ValueError in plain words when it cannot be used."""
+        if not isinstance(stored, Mapping):
+            raise ValueError("The movement must be a set of named values.")
+        kind = stored.get("kind", "moves")
+        if kind not in KINDS:
+            raise ValueError(f"The movement's kind must be one of {', '.join(KINDS)}.")
+        pattern = stored.get("pattern", "own")
+        if pattern != "own" and pattern not in PATTERNS:
+            raise ValueError(f"There is no movement pattern called {pattern!r}.")
+        moves = stored.get("moves", MOVES)
+        if not isinstance(moves, Mapping) or set(moves) != set(SEATS):
+            raise ValueError("The movement needs a move for each of East, South, West, North.")
+        for seat in SEATS:
+            move = moves[seat]
+            if isinstance(move, bool) or not isinstance(move, int) or \
+                    abs(move) > MOST_TABLES_MOVED:
+                raise ValueError(f"{_SEAT_NAMES[seat]}'s move must be a whole number from "
+                                 f"-{MOST_TABLES_MOVED} to {MOST_TABLES_MOVED}.")
+        seed = stored.get("seed", 0)
+        from_round = stored.get("from_round", 1)
+        for name, value in (("seed", seed), ("from_round", from_round)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"The movement's {name} must be a whole number.")
+        return cls(kind=kind, pattern=pattern, moves={s: moves[s] for s in SEATS},
+                   seed=seed, from_round=max(1, from_round))
+
+    @classmethod
+    def named(cls, key: str, seed: int = 0, from_round: int = 1) -> Movement:
+        """A PATTERNS entry, "draw" or "imported" as a movement."""
+        if key in ("draw", "imported"):
+            return cls(kind=key, pattern="own", seed=seed, from_round=from_round)
+        return cls(moves=dict(PATTERNS[key].moves), pattern=key, from_round=from_round)
+
+
+def move_words(seat: str, move: int) -> str:
+    """One seat's move: "East stays", "South moves down 1 table", "West moves up 2 tables"."""
+    name = _SEAT_NAMES[seat]
+    if move == 0:
+        return f"{name} stays"
+    tables = "table" if abs(move) == 1 else "tables"
+    return f"{name} moves {'up' if move > 0 else 'down'} {abs(move)} {tables}"
+
+
+def describe(movement: Movement, short: bool = False) -> str:
+    """Every seat's move in words: "East stays; South moves down 1 table; ...", or with
+    `short` (a line on the big screen): "East stays, South down 1, West up 2, North up 1"."""
+    if movement.kind == "draw":
+        return ("a fresh draw every round" if short else
+                "A fresh random draw every round, with as few repeat meetings as it can")
+    if movement.kind == "imported":
+        return "The organiser's own seating for every round"
+    if short:
+        return ", ".join(
+            f"{_SEAT_NAMES[s]} stays" if not movement.moves[s] else
+            f"{_SEAT_NAMES[s]} {'up' if movement.moves[s] > 0 else 'down'} "
+            f"{abs(movement.moves[s])}" for s in SEATS)
+    return "; ".join(move_words(seat, movement.moves[seat]) for seat in SEATS)
+
+
+def seats_together(moves: Mapping[str, int], tables: int) -> list[tuple[str, str]]:
+    """Pairs of seats whose moves are the same around `tables` tables: they start at one
+    table and land on one table again after every round (West up 2 with 2 tables is no
+    move at all, so East and West of each table sit together every round)."""
+    _check_whole("tables", tables, 1)
+    if tables == 1:
+        return []
+    return [(a, b) for a, b in combinations(SEATS, 2) if (moves[a] - moves[b]) % tables == 0]
+
+
+def movement_warnings(movement: Movement, tables: int, rounds: int) -> list[str]:
+    """What the director should know before using `movement` with this many tables, in
+    plain words; empty when nobody meets anyone twice."""
+    _check_whole("tables", tables, 1)
+    warnings = []
+    if tables == 1:
+        return ["With one table the same four players meet every round."] if rounds > 1 else []
+    if movement.kind == "moves":
+        for a, b in seats_together(movement.moves, tables):
+            warnings.append(
+                f"With {tables} tables, {_SEAT_NAMES[a]} and {_SEAT_NAMES[b]} land on one "
+                f"table after every move: the {_SEAT_NAMES[a]} and {_SEAT_NAMES[b]} of each "
+                f"table play together in every round.")
+        for seat in SEATS:
+            move = movement.moves[seat]
+            if move and move % tables == 0:
+                way = "up" if move > 0 else "down"
+                warnings.append(f"With {tables} tables, moving {way} {abs(move)} tables "
+                                f"brings {_SEAT_NAMES[seat]} back to the same table.")
+    return warnings
+
+
+Seating = Mapping[int, Mapping[str, Player]]
+"""One round: table number -> seat letter -> player."""
+
+
+def met_counts(rounds: Sequence[Seating]) -> Counter:
+    """How many times each pair (a frozenset of two players) shares a table in `rounds`."""
+    met: Counter = Counter()
+    for seats_by_table in rounds:
+        for seats in seats_by_table.values():
+            for pair in combinations(seats.values(), 2):
+                met[frozenset(pair)] += 1
+    return met
+
+
+def repeat_count(met: Counter) -> int:
+    """Meetings beyond the first of each pair: 0 when nobody meets anyone twice."""
+    return sum(times - 1 for times in met.values() if times > 1)
+
+
+def fewest_repeats(players: int, rounds: int) -> int:
+    """A floor under `repeat_count` for any seating: each player meets 3 opponents a round
+    and there are only players - 1 others, so each meets at least 3 * rounds - (players - 1)
+    of them again (each such repeat is shared by two players)."""
+    over = max(0, 3 * rounds - (players - 1))
+    return (players * over + 1) // 2
+
+
+def _table_cost(player, table: list, met: Mapping) -> int:
+    mine = met.get(player)
+    if not mine:
+        return 0
+    return sum(mine.get(other, 0) for other in table)
+
+
+def _draw_one(players: list, tables: int, met: dict, rng: random.Random) -> list[list]:
+    """One round: players placed at the open table where they have met the fewest of those
+    already there (the first table that costs nothing wins), then pairs of players at
+    different tables swapped while a swap lowers the repeat meetings."""
+    order = players[:]
+    rng.shuffle(order)
+    placed: list[list] = [[] for _ in range(tables)]
+    open_tables = list(range(tables))
+    for player in order:
+        start = rng.randrange(len(open_tables))
+        best, best_cost = None, None
+        for step in range(len(open_tables)):
+            index = open_tables[(start + step) % len(open_tables)]
+            cost = _table_cost(player, placed[index], met)
+            if best_cost is None or cost < best_cost:
+                best, best_cost = index, cost
+                if cost == 0:
+                    break
+        placed[best].append(player)
+        if len(placed[best]) == 4:
+            open_tables.remove(best)
+    # Local search: a player who meets someone again trades places with a player of
+    # another table when that lowers the round's repeats (tries bounded, so a crowded
+    # field where repeats cannot be avoided still finishes quickly).
+    where = {player: index for index, table in enumerate(placed) for player in table}
+    for _attempt in range(60):
+        clashing = [p for index, table in enumerate(placed) for p in table
+                    if _table_cost(p, [o for o in table if o != p], met)]
+        if not clashing:
+            break
+        improved = False
+        for player in clashing:
+            here = where[player]
+            others = [o for o in placed[here] if o != player]
+            now = _table_cost(player, others, met)
+            for there in rng.sample(range(tables), min(tables, 40)):
+                if there == here:
+                    continue
+                for other in placed[there]:
+                    rest_there = [o for o in placed[there] if o != other]
+                    before = now + _table_cost(other, rest_there, met)
+                    after = (_table_cost(player, rest_there, met)
+                             + _table_cost(other, others, met))
+                    if after < before:
+                        placed[here][placed[here].index(player)] = other
+                        placed[there][placed[there].index(other)] = player
+                        where[player], where[other] = there, here
+                        improved = True
+                        break
+                if improved:
+                    break
+            if improved:
+                break
+        if not improved:
+            break
+    return placed
+
+
+def _best_of_draws(players: list, tables: int, met: dict, rng: random.Random) -> list[list]:
+    """The round with the fewest repeats of a few draws: a small field, where repeats are
+    hard to avoid, gets more tries (each costs little); a large one rarely needs a second."""
+    tries = max(1, min(6, 400 // max(len(players), 1)))
+    best, best_cost = None, None
+    for _try in range(tries):
+        placed = _draw_one(players, tables, met, rng)
+        cost = sum(_table_cost(p, table[i + 1:], met)
+                   for table in placed for i, p in enumerate(table))
+        if best_cost is None or cost < best_cost:
+            best, best_cost = placed, cost
+        if cost == 0:
+            break
+    return best
+
+
+def draw_rounds(earlier: Sequence[Seating], rounds: int, seed: int
+                ) -> dict[int, dict[int, dict[str, Player]]]:
+    """Rounds len(earlier)+1..rounds drawn afresh, each keeping repeat meetings with every
+    earlier round (and the ones drawn before it) as few as it can.
+
+    `earlier` are the rounds already seated, round 1 first; the last one's players are the
+    field. The same `earlier` and `seed` give the same rounds, so a page can show the
+    schedule before the rounds are seated and the seating that follows is the one shown.
+    Seats at each table are drawn too (a player does not keep their wind).
+    """
+    _check_whole("rounds", rounds, 1)
+    if not earlier:
+        raise ValueError("A draw needs round 1 seated first.")
+    last = earlier[-1]
+    players = [seats[s] for table in sorted(last) for seats in (last[table],)
+               for s in SEATS if s in seats]
+    tables = max(1, len(last), -(-len(players) // 4))
+    met: dict = {}
+    for seats_by_table in earlier:
+        for seats in seats_by_table.values():
+            _meet(met, list(seats.values()))
+    rng = random.Random(f"mahjtable-draw:{seed}:{len(earlier)}")
+    drawn: dict[int, dict[int, dict[str, Player]]] = {}
+    for round_no in range(len(earlier) + 1, rounds + 1):
+        placed = _best_of_draws(players, tables, met, rng)
+        this_round: dict[int, dict[str, Player]] = {}
+        for index, table in enumerate(placed):
+            _meet(met, table)
+            letters = list(SEATS[:len(table)])
+            rng.shuffle(letters)
+            by_seat = dict(zip(letters, table, strict=True))
+            this_round[index + 1] = {s: by_seat[s] for s in SEATS if s in by_seat}
+        drawn[round_no] = this_round
+    return drawn
+
+
+def _meet(met: dict, table: list) -> None:
+    for a, b in combinations(table, 2):
+        met.setdefault(a, {})[b] = met.get(a, {}).get(b, 0) + 1
+        met.setdefault(b, {})[a] = met.get(b, {}).get(a, 0) + 1
+
+
+def later_rounds(movement: Movement, earlier: Sequence[Seating], rounds: int
+                 ) -> dict[int, dict[int, dict[str, Player]]]:
+    """Rounds len(earlier)+1..rounds under a movement of moves or a draw, from the seated
+    rounds `earlier` (round 1 first; the last is where the moves start from)."""
+    if movement.kind == "draw":
+        return draw_rounds(earlier, rounds, movement.seed)
+    if movement.kind != "moves":
+        raise ValueError("An imported seating is read, not computed.")
+    base, tables = earlier[-1], max(len(earlier[-1]), 1)
+    return {number: seating(base, number - len(earlier) + 1, tables, movement.moves)
+            for number in range(len(earlier) + 1, rounds + 1)}

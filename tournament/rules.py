@@ -249,7 +249,8 @@ RULE_FIELDS: list[RuleField] = [
     RuleField("movement", "How players move after each round", "choice",
               "Chosen on the Seating page too. An imported seating is a CSV of round, table, "
               "seat and player number for every round.",
-              choices=(("east_stays", "East stays, North up 1, West up 2, South down 1"),
+              choices=(("east_stays", "each seat's move, as chosen on the Seating page "
+                                      "(East stays, unless changed there)"),
                        ("imported", "the organiser's own seating for every round, imported"))),
 ]
 

@@ -16,9 +16,9 @@ from sqlalchemy import func, select, update
 from blueprints.common import unstorable
 from core.clock import round_clock
 from core.errors import Conflict, Refused
-from core.lookup import rules_of
+from core.lookup import movement_words, rules_of
 from core.rounds import ensure_round, round_row
-from core.words import MOVEMENT_WORDS, staff_actor
+from core.words import staff_actor
 from core.writes import write
 from models import Round, Tournament, User, db, record, utcnow
 from tournament.clock import ClockError, RoundClock
@@ -218,6 +218,6 @@ def seat_round(tournament: Tournament, round_no: int, user: User,
         raise ClockRefused(str(error)) from error
     record("round.seat", tournament_id=tournament.id, subject=f"round:{rnd.id}",
            after={"round": round_no,
-                  "movement": MOVEMENT_WORDS[rules_of(tournament).movement]},
+                  "movement": movement_words(tournament)},
            actor=staff_actor(user, role), actor_user_id=user.id)
     return rnd

@@ -19,9 +19,9 @@ from blueprints.common import render_page_or_partial, same_site_path, wants_part
 from core.access import ANY_STAFF, MANAGE, staff_required, staff_role
 from core.clock import announcements, clock_by_code, clock_view, unchanged
 from core.errors import Conflict, Refused
-from core.lookup import rules_of
+from core.lookup import movement_words
 from core.rounds import round_row
-from core.words import MOVEMENT_WORDS, clock_text
+from core.words import clock_text
 
 from . import actions, bar, grid
 from .announcements import clear_announcement, post_announcement
@@ -115,7 +115,7 @@ def _console_context(tournament, role, forms=None, problem=None):
         seat_form=prefilled("seat", SeatForm),
         pause_refusal=actions.pause_refusal(tournament),
         extension_refusal=actions.extension_refusal(tournament),
-        movement_words=MOVEMENT_WORDS[rules_of(tournament).movement],
+        movement_words=movement_words(tournament, short=True),
         announcement_form=forms.get("announce") or AnnouncementForm(prefix="announce"),
         announcements=announcements(tournament.id), problem=problem,
         # Before seating or starting the next round: earlier sheets still not submitted.

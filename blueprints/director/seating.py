@@ -11,8 +11,16 @@ from dataclasses import dataclass
 
 from sqlalchemy import delete, func, select
 
-from core.lookup import movement_of
-from core.rounds import imported_plan, initial_seating, planned_seating, round_row, substitutions
+from core.lookup import movement_of, movement_plan
+from core.rounds import (
+    computed_rounds,
+    imported_plan,
+    initial_seating,
+    movement_base,
+    planned_seating,
+    round_row,
+    substitutions,
+)
 from core.words import SEATS
 from core.writes import write
 from models import (
@@ -236,6 +244,7 @@ def schedule(
         table_number = tables_by_id[table_id].number
         stored.setdefault(number, {}).setdefault(table_number, {})[seat_letter] = player_id
     subs = substitutions(tournament)
+    movement = movement_plan(tournament)
     out = []
     for number in range(1, tournament.rounds + 1):
         if number in rows:
@@ -243,7 +252,7 @@ def schedule(
         elif movement_of(tournament) == "imported":
             by_table = imported_plan(tournament, number, subs) or {}
         else:
-            by_table = planned_seating(initial, number, subs)
+            by_table = planned_seating(tournament, initial, number, subs, movement)
         # .get: an imported seating may name a table or a player no longer here
         out.append((PlannedRound(number, rows.get(number)), [
             (tables_by_number[table_number],
@@ -270,9 +279,15 @@ def meetings_report(tournament: Tournament) -> list[dict]:
     if not initial:
         return []
     players = {p.id: p for p in tournament.players}
-    if movement_of(tournament) == "imported":
-        plan = {number: imported_plan(tournament, number, {}) or {}
-                for number in range(1, tournament.rounds + 1)}
+    movement = movement_plan(tournament)
+    if movement.kind != "moves" or movement.from_round > 1:
+        if movement.kind == "imported":
+            plan = {number: imported_plan(tournament, number, {}) or {}
+                    for number in range(1, tournament.rounds + 1)}
+        else:
+            earlier = movement_base(tournament, movement, initial)
+            plan = {**dict(enumerate(earlier, start=1)),
+                    **computed_rounds(movement, earlier, tournament.rounds)}
         start = {pid: (table, seat) for table, seats in plan[1].items()
                  for seat, pid in seats.items()}
         return [{"first": players.get(first), "second": players.get(second),
@@ -280,7 +295,7 @@ def meetings_report(tournament: Tournament) -> list[dict]:
                  "rounds": rounds}
                 for (first, second), rounds in shared_tables(plan).items()]
     report = []
-    for meeting in repeat_meetings(len(initial), tournament.rounds):
+    for meeting in repeat_meetings(len(initial), tournament.rounds, movement.moves):
         first = players.get(initial[meeting.first[0]].get(meeting.first[1]))
         second = players.get(initial[meeting.second[0]].get(meeting.second[1]))
         report.append({"first": first, "second": second, "first_start": meeting.first,

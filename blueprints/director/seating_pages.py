@@ -9,9 +9,8 @@ from flask_login import current_user
 from core.access import MANAGE, staff_required
 from core.lookup import movement_of
 from core.rounds import round_row
-from core.words import MOVEMENT_WORDS
 
-from . import common, forms, player_import, tournaments
+from . import common, forms, movement_pages, player_import, tournaments
 from . import players as player_rows
 from . import seating as seat_rows
 from .blueprint import Saving, bp, seating_required
@@ -34,9 +33,7 @@ def _seating_page(tournament, form=None, swap_form=None, status=200, movement_fo
         needed=player_rows.substitutes_needed(tournament),
         unseated=player_rows.unseated_players(tournament),
         played=common.played_rounds(tournament), movement=movement_of(tournament),
-        movement_words=MOVEMENT_WORDS,
-        movement_form=movement_form or forms.MovementForm(
-            movement=movement_of(tournament)),
+        **movement_pages.movement_context(tournament, movement_form),
         import_form=import_form or forms.SeatingImportForm(),
         import_problems=import_problems, movement_fixed=tournaments.scores_entered(tournament),
     ), status
@@ -45,7 +42,8 @@ def _seating_page(tournament, form=None, swap_form=None, status=200, movement_fo
 @bp.post("/t/<int:tournament_id>/seating/movement")
 @staff_required(MANAGE)
 def seating_movement(tournament_id):
-    """Choose the movement: the usual one, or the organiser's imported seating."""
+    """Choose the usual movement or the organiser's imported seating (the choice before
+    movements had patterns; a page drawn then still posts here)."""
     tournament = g.tournament
     form = forms.MovementForm()
     if form.validate_on_submit():
@@ -53,7 +51,7 @@ def seating_movement(tournament_id):
             tournaments.set_movement(tournament, current_user, form.movement.data)
             flash("Movement saved.")
             return redirect(url_for("director.seating", tournament_id=tournament.id))
-    return _seating_page(tournament, movement_form=form, status=422)
+    return _seating_page(tournament, status=422)
 
 
 @bp.post("/t/<int:tournament_id>/seating/import")

@@ -77,8 +77,11 @@ def create_tournament(
 
 @write
 def set_movement(tournament: Tournament, user: User, movement: str) -> None:
-    """Choose how players move (a rule, so fixed once scores are in)."""
+    """Choose the usual movement or the organiser's imported seating (a rule, so fixed
+    once scores are in); the usual one is East stays again."""
     update_rules(tournament, user, {"movement": movement})
+    if movement == "east_stays":
+        tournament.movement = None
 
 
 def scores_entered(tournament: Tournament) -> bool:

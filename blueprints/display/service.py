@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core import clock as clock_service
-from core.lookup import movement_of
-from core.words import MOVEMENT_WORDS
+from core.lookup import movement_plan, movement_words
 from models import Tournament
 from tournament.clock import ENDED, NOT_STARTED
 
@@ -33,7 +32,7 @@ class Board:
     move: bool             # show "Move to your next table: ..."
     announcements: list
     version: str
-    movement: str          # the rules' movement in words (core.words.MOVEMENT_WORDS)
+    movement: str          # the movement in words (core.lookup.movement_words)
     imported: bool = False  # the organiser's own seating: no rule to put on the screen
 
 
@@ -53,10 +52,10 @@ def board(tournament: Tournament) -> Board:
         headline = "That was the last round. Thank you for playing!"
     else:
         headline = ""
-    movement = movement_of(tournament)
+    movement = movement_plan(tournament)
     version = clock_service.fingerprint(
         view.version if view else "none", [(a.id, a.text) for a in items],
         clock_service.leaders_fingerprint(tournament.id), tournament.players_version)
     return Board(headline=headline, move=move, announcements=items[:SHOWN_ANNOUNCEMENTS],
-                 version=version, movement=MOVEMENT_WORDS[movement],
-                 imported=movement == "imported")
+                 version=version, movement=movement_words(tournament, short=True),
+                 imported=movement.kind != "moves")

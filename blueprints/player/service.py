@@ -11,8 +11,8 @@ from sqlalchemy import and_, bindparam, func, or_, select
 
 from blueprints.common import SEAT_NAMES
 from core.clock import clock_view
-from core.lookup import rules_of
-from core.rounds import imported_plan
+from core.lookup import movement_plan, rules_of
+from core.rounds import planned_spots
 from core.rows import read_rows
 from core.words import OUTCOME_LABELS, SheetState, ruling_label
 from models import (
@@ -194,24 +194,22 @@ def itinerary(tournament: Tournament, player) -> list[Stop]:
     tables = read_rows(_TABLES, {"tournament_id": tournament.id}).scalar() or 0
     stops: list[Stop] = []
     last: tuple[int, int, str] | None = None  # (round, table, seat)
-    imported = rules.movement == "imported"
+    movement = movement_plan(tournament, rules)
     for number in range(1, tournament.rounds + 1):
         if number in known:
             stop = known[number]
             last = (number, stop.table_no, stop.seat)
             stops.append(stop)
-        elif imported:
-            # The organiser's seating, not the movement, says where the player goes.
-            plan = imported_plan(tournament, number) or {}
-            spot = next(((table_no, seat) for table_no, seats in plan.items()
-                         for seat, pid in seats.items() if pid == player.id), None)
+        elif movement.kind != "moves":
+            # The organiser's seating or the draw, not the player's seat, says where.
+            spot = planned_spots(tournament, number, movement).get(player.id)
             if spot is not None:
                 stops.append(Stop(number, spot[0], spot[1], planned=True))
         elif last is not None and tables and not (
                 player.withdrawn_from_round and number >= player.withdrawn_from_round):
             from_round, table_no, seat = last
             stops.append(Stop(number, table_for(seat, table_no, number - from_round + 1,
-                                                 tables), seat, planned=True))
+                                                 tables, movement.moves), seat, planned=True))
     return stops
 
 

@@ -13,8 +13,8 @@ from typing import Any, NamedTuple
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import aliased
 
-from core.lookup import rules_of
-from core.rounds import imported_plan, round_row
+from core.lookup import movement_plan
+from core.rounds import planned_spots, round_row
 from core.rows import PrecompiledRead, read_rows
 from core.words import SEATS
 from models import (
@@ -184,7 +184,7 @@ def next_tables(round_: Round, table: Table,
         return dict.fromkeys(SEATS)
     if seats is None:
         seats = seats_of(round_, table)
-    movement = (rules or rules_of(tournament)).movement
+    movement = movement_plan(tournament, rules)
     ids = [player.id for player in seats.values()]
     stored: dict[int, int] = {}
     if seating is not None:
@@ -196,18 +196,18 @@ def next_tables(round_: Round, table: Table,
         tables = rows[0][2] if rows else 0
     else:
         tables = read_rows(_TABLES_ALONE, {"tournament_id": tournament.id}).scalar()
-    imported = None
-    if movement == "imported" and round_row(tournament, round_.number + 1) is None:
-        plan = imported_plan(tournament, round_.number + 1) or {}
-        imported = {pid: number for number, by_seat in plan.items()
-                    for pid in by_seat.values()}
+    planned = None
+    if movement.kind != "moves" and round_row(tournament, round_.number + 1) is None:
+        # The organiser's seating or the draw, not one seat's arithmetic, says where.
+        planned = {pid: spot[0] for pid, spot in
+                   planned_spots(tournament, round_.number + 1, movement).items()}
     answer: dict[str, int | None] = {}
     for seat in SEATS:
         player = seats.get(seat)
         if player is not None and player.id in stored:
             answer[seat] = stored[player.id]
-        elif imported is not None:
-            answer[seat] = imported.get(player.id) if player is not None else None
+        elif planned is not None:
+            answer[seat] = planned.get(player.id) if player is not None else None
         else:
-            answer[seat] = table_for(seat, table.number, 2, tables)
+            answer[seat] = table_for(seat, table.number, 2, tables, movement.moves)
     return answer

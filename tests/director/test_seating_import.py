@@ -44,7 +44,7 @@ def choose_imported(client, tournament):
 def test_the_director_chooses_the_movement_on_the_seating_page(client, director):
     tournament = htm(director)
     page = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
-    assert 'name="movement"' in page and "Seat round 1" in page
+    assert 'name="pattern"' in page and "Seat round 1" in page
     choose_imported(client, tournament)
     assert tournament.rules["movement"] == "imported"
     page = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)

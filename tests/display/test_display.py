@@ -38,7 +38,7 @@ def test_between_rounds_shows_the_movement(client, tournament):
     ended(tournament, 1)
     page = client.get(f"/display/{tournament.code}").get_data(as_text=True)
     assert "Round 1 has ended." in page
-    assert "Move to your next table: <strong>East stays, North up 1, West up 2, South down 1" \
+    assert "Move to your next table: <strong>East stays, South down 1, West up 2, North up 1" \
         in page
     ensure_round(tournament, 2)
     db.session.commit()

@@ -36,6 +36,9 @@ def rich_tournament(director):
     """A tournament touching every table a backup carries."""
     tournament = make_tournament(director, players=8, rounds=3, code="RICH26")
     tournament.public_url = "http://192.168.1.10:8000"
+    tournament.movement = {"kind": "moves", "pattern": "mahjcon",
+                           "moves": {"E": 0, "S": -1, "W": -2, "N": 1}, "seed": 0,
+                           "from_round": 2}
     guide = make_user("gus@example.com", "Gus Guide")
     tournament.staff.append(TournamentStaff(user=guide, role="table-guide"))
     sub = Player(number=50, name="House Sub", is_substitute=True)
@@ -159,6 +162,21 @@ def test_export_import_export_is_identical_but_for_accounts(director):
     assert as_text(without_accounts(second)) == as_text(without_accounts(first))
     assert account_references(second) == []
     assert second["staff"] == [{"email": "ann@example.com", "role": "director"}]
+
+
+def test_the_movement_travels_and_an_old_backup_keeps_east_stays(director):
+    first = backup.export_tournament(rich_tournament(director))
+    assert first["tournament"]["movement"]["pattern"] == "mahjcon"
+    wipe()
+    importer = make_user()
+    result = backup.import_tournament(json.loads(as_text(first)), importer)
+    assert result.tournament.movement["moves"] == {"E": 0, "S": -1, "W": -2, "N": 1}
+    assert result.tournament.movement["from_round"] == 2
+    wipe()
+    importer = make_user()
+    del first["tournament"]["movement"]               # a backup made before movements
+    result = backup.import_tournament(json.loads(as_text(first)), importer)
+    assert result.tournament.movement is None
 
 
 def test_import_issues_fresh_table_tokens_by_default(director):

@@ -56,6 +56,8 @@ def put(data, path, value):
     (("tournament", "round_minutes"), 100_000, "Minutes per round"),
     (("tournament", "prize_places"), -1, "Prize places"),
     (("tournament", "seating_seed"), BIG, "draw number"),
+    (("tournament", "movement"), {"kind": "swiss"}, "movement"),
+    (("tournament", "movement"), {"moves": {"E": 1}}, "movement"),
     (("tournament", "name"), "x" * 121, "tournament name"),
     (("tournament", "name"), "Spring\x00Open", "tournament name"),
     (("tournament", "venue"), "Hall\r\nSet-Cookie: x", "venue"),

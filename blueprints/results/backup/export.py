@@ -136,6 +136,7 @@ def export_tournament(tournament: Tournament) -> dict:
             "seating_method": tournament.seating_method,
             "seating_seed": tournament.seating_seed,
             "imported_seating": _seating_by_number(tournament),
+            "movement": tournament.movement,
             "public_url": tournament.public_url,
             "rules_checked_at": _when(tournament.rules_checked_at),
             "created_at": _when(tournament.created_at),

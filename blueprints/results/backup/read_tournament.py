@@ -23,6 +23,7 @@ from models import (
     User,
     db,
 )
+from tournament.movement import Movement
 from tournament.rules import BLANK_KEY, PRESETS, RuleSet
 
 from .checks import (
@@ -42,6 +43,17 @@ from .checks import (
     public_url,
     table_tokens,
 )
+
+
+def _movement(stored) -> dict | None:
+    """The tournament's movement, checked; a backup made before a movement could be
+    chosen has none, and keeps the usual East-stays movement it was played with."""
+    if stored is None:
+        return None
+    try:
+        return Movement.from_dict(stored).to_dict()
+    except ValueError as error:
+        raise BackupError(f"The movement cannot be used: {error}") from None
 
 
 @dataclass
@@ -113,7 +125,7 @@ def read_tournament(data: dict, info: dict, director: User, keep_tokens: bool) -
         seating_seed=_int(info.get("seating_seed"), "The draw number", 0, MAX_SEED,
                           optional=True),
         created_at=_instant(info.get("created_at"), "The tournament's creation time"),
-        public_url=address,
+        public_url=address, movement=_movement(info.get("movement")),
         # a backup from before the rules were marked checked: still to check
         rules_checked_at=_instant(info.get("rules_checked_at"), "When the rules were checked"),
     )
