@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from core.lookup import movement_of
 from core.words import SEATS
-from models import Round, Seating, Substitution, Table, Tournament, db
+from models import Player, Round, Seating, Substitution, Table, Tournament, db
 from tournament.movement import seating as movement_seating
 
 
@@ -51,21 +51,21 @@ def substitutions(tournament: Tournament) -> dict[int, tuple[int, int]]:
 
 
 def ensure_round(tournament: Tournament, number: int) -> Round:
-    """The round's row with its seats, following tournament.movement from round 1 and
-    putting substitutes in the seats of players who left."""
+    """The round's row with its seats, as plan_rounds gives them: the movement (or the
+    imported seating) from the round before, substitutes in the seats of players who
+    left, and players who joined since at tables of their own."""
     rnd = round_row(tournament, number)
     if rnd is not None:
         return rnd
     if number < 1 or number > tournament.rounds:
         raise ValueError(f"This tournament has rounds 1 to {tournament.rounds}.")
-    initial = initial_seating(tournament)
-    if not initial:
+    if not initial_seating(tournament):
         raise ValueError("Seat round 1 first.")
-    tables = {t.number: t for t in tournament.tables}
+    plan = plan_rounds(tournament, number)[number]
+    tables = table_rows(tournament, max(plan, default=0))
     rnd = Round(tournament=tournament, number=number,
                 duration_seconds=tournament.round_minutes * 60)
     db.session.add(rnd)
-    plan = round_plan(tournament, initial, number, substitutions(tournament))
     for table_number, seats in plan.items():
         for seat, player_id in seats.items():
             rnd.seats.append(Seating(table=tables[table_number], seat=seat,
@@ -74,18 +74,120 @@ def ensure_round(tournament: Tournament, number: int) -> Round:
     return rnd
 
 
+def table_rows(tournament: Tournament, count: int) -> dict[int, Table]:
+    """{number: table} for tables 1..count at least, making the missing ones: a table
+    that joins mid-event needs its row (and its QR link) like the first ones."""
+    have = {t.number for t in tournament.tables}
+    for number in range(1, count + 1):
+        if number not in have:
+            tournament.tables.append(Table(number=number))
+    db.session.flush()
+    return {t.number: t for t in tournament.tables}
+
+
 def planned_seating(initial: dict[int, dict[str, int]], number: int,
                     subs: dict[int, tuple[int, int]]) -> dict[int, dict[str, int]]:
     """Round `number` as {table number: {seat: player id}}, computed (nothing stored):
     tournament.movement from round 1, substitutes in the seats of players who left."""
     plan: dict[int, dict[str, int]] = {}
     for table_number, seats in movement_seating(initial, number, len(initial)).items():
-        for seat, player_id in seats.items():
-            sub = subs.get(player_id)
-            if sub is not None and number >= sub[1]:
-                player_id = sub[0]
-            plan.setdefault(table_number, {})[seat] = player_id
+        plan[table_number] = _substituted(seats, number, subs)
     return plan
+
+
+def _substituted(seats: dict[str, int], number: int,
+                 subs: dict[int, tuple[int, int]]) -> dict[str, int]:
+    out = {}
+    for seat, player_id in seats.items():
+        sub = subs.get(player_id)
+        if sub is not None and number >= sub[1]:
+            player_id = sub[0]
+        out[seat] = player_id
+    return out
+
+
+def stored_seating(tournament: Tournament) -> dict[int, dict[int, dict[str, int]]]:
+    """Every stored round as {round: {table number: {seat: player id}}}, in one query."""
+    stored: dict[int, dict[int, dict[str, int]]] = {}
+    for number, table_number, seat, player_id in db.session.execute(
+            select(Round.number, Table.number, Seating.seat, Seating.player_id)
+            .join(Round, Round.id == Seating.round_id).join(Table, Table.id == Seating.table_id)
+            .where(Round.tournament_id == tournament.id)):
+        stored.setdefault(number, {}).setdefault(table_number, {})[seat] = player_id
+    return stored
+
+
+def joining(tournament: Tournament, seated_ids: set[int],
+            subs: dict[int, tuple[int, int]]) -> tuple[list[Player], list[Player]]:
+    """Who is in the field without a seat: (ranked players, free substitutes), each by
+    number. A late arrival, or a no-show who came after all, is a ranked player without a
+    seat; the substitutes are those standing in for nobody."""
+    standing_in = {sub for sub, _ in subs.values()}
+    waiting = [p for p in tournament.players
+               if p.withdrawn_from_round is None and p.id not in seated_ids
+               and p.id not in standing_in]
+    return ([p for p in waiting if not p.is_substitute],
+            [p for p in waiting if p.is_substitute])
+
+
+def joining_group(ranked: list[Player], free: list[Player]) -> list[int]:
+    """The players who take new tables together: every ranked player without a seat and
+    the free substitutes it takes to fill their tables; [] while there are too few
+    substitutes (nobody joins alone: a table needs four)."""
+    short = (-len(ranked)) % 4
+    if not ranked or short > len(free):
+        return []
+    return [p.id for p in ranked] + [p.id for p in free[:short]]
+
+
+def new_tables(plan: dict[int, dict[str, int]], group: list[int]) -> dict[int, dict[str, int]]:
+    """The group's tables, numbered after the plan's last, four to a table in E,S,W,N."""
+    first = max(plan, default=0) + 1
+    return {first + index // 4: dict(zip(SEATS, group[index:index + 4], strict=True))
+            for index in range(0, len(group), 4)}
+
+
+def next_plan(tournament: Tournament, before: dict[int, dict[str, int]], number: int,
+              subs: dict[int, tuple[int, int]]) -> dict[int, dict[str, int]]:
+    """Round `number` from the round before it: one step of tournament.movement over all
+    of that round's tables (so a table that joined moves with the rest), or the imported
+    seating with any table it does not know kept as it was. ValueError when an imported
+    round is missing."""
+    if movement_of(tournament) != "imported":
+        return {table: _substituted(seats, number, subs)
+                for table, seats in planned_seating(before, 2, {}).items()}
+    plan = imported_plan(tournament, number, subs)
+    if plan is None:
+        raise ValueError(f"Round {number} is not in the imported seating: import the "
+                         "organiser's seating on the Seating page first.")
+    for table, seats in before.items():
+        if table not in plan:
+            plan[table] = _substituted(seats, number, subs)
+    return plan
+
+
+def plan_rounds(tournament: Tournament, last: int) -> dict[int, dict[int, dict[str, int]]]:
+    """Rounds 1..last as {round: {table: {seat: player id}}}: stored rounds as stored; a
+    round not made yet follows from the round before it (next_plan), and the players who
+    joined since it was made (joining_group) sit at new tables from it. Nothing is
+    written. Empty before round 1 is seated."""
+    stored = stored_seating(tournament)
+    if 1 not in stored:
+        return {}
+    subs = substitutions(tournament)
+    seated_ids = {pid for plan in stored.values() for seats in plan.values()
+                  for pid in seats.values()}
+    plans: dict[int, dict[int, dict[str, int]]] = {}
+    for number in range(1, last + 1):
+        if number in stored:
+            plan = stored[number]
+        else:
+            plan = next_plan(tournament, plans[number - 1], number, subs)
+            group = joining_group(*joining(tournament, seated_ids, subs))
+            plan.update(new_tables(plan, group))
+            seated_ids.update(group)
+        plans[number] = plan
+    return plans
 
 
 def imported_plan(tournament: Tournament, number: int,
@@ -123,17 +225,4 @@ def stored_round(seating, number: int) -> dict[int, dict[str, int]]:
                 if seat in SEATS and isinstance(pid, int) and not isinstance(pid, bool)}
         if kept:
             plan[int(table_key)] = kept
-    return plan
-
-
-def round_plan(tournament: Tournament, initial: dict[int, dict[str, int]], number: int,
-               subs: dict[int, tuple[int, int]]) -> dict[int, dict[str, int]]:
-    """Round `number` as the rules' movement gives it: the imported seating, or
-    tournament.movement from round 1. ValueError when an imported round is missing."""
-    if movement_of(tournament) != "imported":
-        return planned_seating(initial, number, subs)
-    plan = imported_plan(tournament, number, subs)
-    if plan is None:
-        raise ValueError(f"Round {number} is not in the imported seating: import the "
-                         "organiser's seating on the Seating page first.")
     return plan

@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from sqlalchemy import delete, func, select
 
 from core.lookup import movement_of
-from core.rounds import imported_plan, initial_seating, planned_seating, round_row, substitutions
+from core.rounds import (
+    imported_plan,
+    initial_seating,
+    plan_rounds,
+    round_row,
+    stored_seating,
+)
 from core.words import SEATS
 from core.writes import write
 from models import (
@@ -219,37 +225,27 @@ def schedule(
     Rounds already made are read as stored; later ones are computed in memory from round 1
     (tournament.movement plus substitutions), so looking at the schedule writes nothing.
     Empty before round 1 is seated."""
-    initial = initial_seating(tournament)
-    if not initial:
+    try:
+        plans = plan_rounds(tournament, tournament.rounds)
+    except ValueError:
+        # An imported seating short of a round: show the rounds it has (and those made).
+        plans = {number: imported_plan(tournament, number) or {}
+                 for number in range(1, tournament.rounds + 1)}
+        plans.update(stored_seating(tournament))
+    if not plans:
         return []
     rows = {r.number: r for r in db.session.scalars(
         select(Round).where(Round.tournament_id == tournament.id,
                             Round.number <= tournament.rounds))}
     players = {p.id: p for p in tournament.players}
-    tables_by_id = {t.id: t for t in tournament.tables}
     tables_by_number = {t.number: t for t in tournament.tables}
-    stored: dict[int, dict[int, dict[str, int]]] = {}
-    for number, table_id, seat_letter, player_id in db.session.execute(
-            select(Round.number, Seating.table_id, Seating.seat, Seating.player_id)
-            .join(Round, Round.id == Seating.round_id)
-            .where(Round.tournament_id == tournament.id)):
-        table_number = tables_by_id[table_id].number
-        stored.setdefault(number, {}).setdefault(table_number, {})[seat_letter] = player_id
-    subs = substitutions(tournament)
     out = []
     for number in range(1, tournament.rounds + 1):
-        if number in rows:
-            by_table = stored.get(number, {})
-        elif movement_of(tournament) == "imported":
-            by_table = imported_plan(tournament, number, subs) or {}
-        else:
-            by_table = planned_seating(initial, number, subs)
-        # .get: an imported seating may name a table or a player no longer here
+        # A table that joins later has no row until its round is made: shown all the same.
         out.append((PlannedRound(number, rows.get(number)), [
-            (tables_by_number[table_number],
+            (tables_by_number.get(table_number) or Table(number=table_number),
              {s: players[seats[s]] for s in SEATS if seats.get(s) in players})
-            for table_number, seats in sorted(by_table.items())
-            if table_number in tables_by_number]))
+            for table_number, seats in sorted(plans.get(number, {}).items())]))
     return out
 
 
