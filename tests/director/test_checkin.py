@@ -235,10 +235,27 @@ def test_the_printed_list_has_a_box_each_and_paid_or_due(client, director):
     db.session.commit()
     body = client.get(f"/director/t/{tournament.id}/checkin/print").get_data(as_text=True)
     assert body.count('class="tick-box"') == 4
-    assert "Paid" in body and "Due $40" in body
+    assert body.count("<td>Paid</td>") == 1 and "Due $40" in body
     tournament.players[0].fee, tournament.players[0].paid = "", False
     tournament.players[1].fee = ""
     db.session.commit()
     body = client.get(f"/director/t/{tournament.id}/checkin/print").get_data(as_text=True)
     assert "Due" not in body
 
+
+
+def test_an_import_carries_the_fee_and_paid_to_the_printed_list(client, director):
+    tournament = door_event(director, players=0)
+    text = "number,name,fee,paid\n1,Renée Abrams,$40,yes\n2,Bea Goldberg,$40,no\n3,Cy,,\n"
+    response = client.post(f"/director/t/{tournament.id}/players/import",
+                           data={"text": text, "confirm": "yes"})
+    assert response.status_code == 302
+    db.session.expire_all()
+    assert [(p.fee, p.paid) for p in tournament.players] == [
+        ("$40", True), ("$40", False), ("", False)]
+    body = client.get(f"/director/t/{tournament.id}/checkin/print").get_data(as_text=True)
+    assert body.count("Due $40") == 1 and body.count("<td>Paid</td>") == 1
+    refused = client.post(f"/director/t/{tournament.id}/players/import",
+                          data={"text": "number,name,paid\n9,Di,maybe\n", "confirm": "yes"})
+    assert refused.status_code == 422 and "Paid: write yes or no" in refused.get_data(
+        as_text=True)
