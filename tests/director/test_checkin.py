@@ -157,6 +157,8 @@ def test_a_late_arrival_plays_from_the_next_round_with_three_substitutes(client,
     body = page(client, tournament)
     assert "Waiting for a seat" in body and "cannot be seated yet" in body
     assert 'id="count-subs">3<' in body
+    seating_page = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
+    assert "3 more substitutes are needed" in seating_page
     response = client.post(f"/director/t/{tournament.id}/checkin/seat",
                            data={"name1": "S4", "name2": "S5", "name3": "S6"})
     assert response.status_code == 302
@@ -167,6 +169,9 @@ def test_a_late_arrival_plays_from_the_next_round_with_three_substitutes(client,
     tables = {s.table.number for s in rnd2.seats}
     assert tables == set(range(1, 9))
     assert bea.id in {s.player_id for s in rnd2.seats}
+    seating_page = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
+    assert 'id="seated-round-2"' in seating_page
+    assert seating_page.split('id="seated-round-2"')[1].count('class="table-box"') == 8
     # Round 3 follows the movement over all eight tables: everyone seated exactly once.
     plan3 = plan_rounds(tournament, 3)[3]
     ids = [pid for seats in plan3.values() for pid in seats.values()]
