@@ -130,6 +130,18 @@ def joining(tournament: Tournament, seated_ids: set[int],
             [p for p in waiting if p.is_substitute])
 
 
+def someone_waiting(tournament: Tournament) -> bool:
+    """Whether a player in the field (ranked, not standing in for anyone) has no seat in
+    any round made: one EXISTS query, so the players' pages ask it cheaply."""
+    seated_anywhere = select(Seating.id).join(Round, Round.id == Seating.round_id).where(
+        Round.tournament_id == tournament.id, Seating.player_id == Player.id).exists()
+    return bool(db.session.scalar(select(
+        select(Player.id).where(Player.tournament_id == tournament.id,
+                                Player.withdrawn_from_round.is_(None),
+                                Player.is_substitute.is_(False),
+                                ~seated_anywhere).exists())))
+
+
 def joining_group(ranked: list[Player], free: list[Player]) -> list[int]:
     """The players who take new tables together: every ranked player without a seat and
     the free substitutes it takes to fill their tables; [] while there are too few

@@ -12,7 +12,7 @@ from sqlalchemy import and_, bindparam, func, or_, select
 from blueprints.common import SEAT_NAMES
 from core.clock import clock_view
 from core.lookup import rules_of
-from core.rounds import imported_plan
+from core.rounds import imported_plan, plan_rounds, someone_waiting
 from core.rows import read_rows
 from core.words import OUTCOME_LABELS, PAPER_INITIALS, SheetState, ruling_label
 from models import (
@@ -215,11 +215,25 @@ def itinerary(tournament: Tournament, player) -> list[Stop]:
     stops: list[Stop] = []
     last: tuple[int, int, str] | None = None  # (round, table, seat)
     imported = rules.movement == "imported"
+    # A player who joined late has no seat to move from, and a table that joins moves the
+    # others too: then every round not made yet is read from the whole plan.
+    plans = None
+    if not imported and (not known or someone_waiting(tournament)) \
+            and len(known) < tournament.rounds:
+        try:
+            plans = plan_rounds(tournament, tournament.rounds)
+        except ValueError:
+            plans = {}
     for number in range(1, tournament.rounds + 1):
         if number in known:
             stop = known[number]
             last = (number, stop.table_no, stop.seat)
             stops.append(stop)
+        elif plans is not None:
+            spot = next(((table_no, seat) for table_no, seats in plans.get(number, {}).items()
+                         for seat, pid in seats.items() if pid == player.id), None)
+            if spot is not None:
+                stops.append(Stop(number, spot[0], spot[1], planned=True))
         elif imported:
             # The organiser's seating, not the movement, says where the player goes.
             plan = imported_plan(tournament, number) or {}

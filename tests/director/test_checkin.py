@@ -264,3 +264,17 @@ def test_an_import_carries_the_fee_and_paid_to_the_printed_list(client, director
                           data={"text": "number,name,paid\n9,Di,maybe\n", "confirm": "yes"})
     assert refused.status_code == 422 and "Paid: write yes or no" in refused.get_data(
         as_text=True)
+
+
+def test_a_late_arrivals_phone_shows_her_table_before_her_round_is_made(client, director):
+    tournament = door_event(director)
+    seat_with_three_no_shows(client, tournament)
+    start_round(tournament, 1)
+    bea = next(p for p in tournament.players if p.number == 9)
+    mark(client, tournament, bea)
+    client.post(f"/director/t/{tournament.id}/checkin/seat",
+                data={"name1": "S4", "name2": "S5", "name3": "S6"})
+    db.session.expire_all()
+    body = client.get(f"/p/{tournament.code}/seat?number=9").get_data(as_text=True)
+    assert "not ready yet" not in body
+    assert "You play from round 2" in body and ">Table 8<" in body
