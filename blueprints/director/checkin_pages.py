@@ -91,9 +91,10 @@ def checkin_mark(tournament_id, player_id):
     if arrival is None:
         return redirect(url_for("director.checkin_page", tournament_id=tournament.id,
                                 q=form.q.data or None))
-    # The next person types at once: the search is cleared, the mark named with its undo.
+    # The next person types at once: the search is cleared and has the focus (no #anchor:
+    # a browser skips autofocus on a page opened at one), the mark named with its undo.
     return redirect(url_for("director.checkin_page", tournament_id=tournament.id,
-                            done=player.id, was=was) + "#find")
+                            done=player.id, was=was))
 
 
 @bp.post("/t/<int:tournament_id>/checkin/seat")
