@@ -54,7 +54,8 @@ def door(tournament: Tournament) -> Door:
     the tables of the next round and what a late arrival's table still needs."""
     field_players = [p for p in tournament.players if p.withdrawn_from_round is None]
     here = sum(1 for p in field_players if p.arrival == "here")
-    expected = sum(1 for p in field_players if not p.is_substitute)
+    # Everyone still in the field, substitutes too: once all are here, here == expected.
+    expected = len(field_players)
     if not seated(tournament):
         return Door(here, expected, -(-here // 4), (-here) % 4, False, False)
     played = played_rounds(tournament)
