@@ -78,16 +78,16 @@ def checkin_mark(tournament_id, player_id):
         abort(404)
     form = MarkForm()
     if not form.validate_on_submit():
+        # Nothing changed: the list again, with the reason where the names are.
         flash("That was not saved; please tap the player again.", "warning")
-        return redirect(url_for("director.checkin_page", tournament_id=tournament.id))
+        return _page(tournament, status=422)
     was = player.arrival or "clear"
     arrival = None if form.arrival.data == "clear" else form.arrival.data
     with Saving(form, field="arrival") as saving:
         checkin.mark(tournament, current_user, player, arrival)
     if not saving.saved:
         flash(" ".join(form.arrival.errors), "warning")
-        return redirect(url_for("director.checkin_page", tournament_id=tournament.id,
-                                q=form.q.data or None))
+        return _page(tournament, status=saving.status)
     if arrival is None:
         return redirect(url_for("director.checkin_page", tournament_id=tournament.id,
                                 q=form.q.data or None))

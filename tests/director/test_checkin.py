@@ -73,7 +73,7 @@ def test_late_and_not_coming_are_marked_and_audited(client, director):
     assert [p.arrival for p in tournament.players[:2]] == ["late", "absent"]
     assert db.session.scalar(select(AuditEvent).where(AuditEvent.action == "checkin.mark")
                              .limit(1)) is not None
-    assert mark(client, tournament, tournament.players[2], "bogus").status_code == 302
+    assert mark(client, tournament, tournament.players[2], "bogus").status_code == 422
     db.session.expire_all()
     assert tournament.players[2].arrival is None
 
@@ -278,3 +278,41 @@ def test_a_late_arrivals_phone_shows_her_table_before_her_round_is_made(client, 
     body = client.get(f"/p/{tournament.code}/seat?number=9").get_data(as_text=True)
     assert "not ready yet" not in body
     assert "You play from round 2" in body and ">Table 8<" in body
+
+
+def withdraw_from_round_2(client, tournament):
+    leaver = tournament.players[0]
+    response = client.post(f"/director/t/{tournament.id}/players/{leaver.id}/withdraw",
+                           data={"from_round": "2", "new_substitute": "Sub Sue"})
+    assert response.status_code == 302
+    db.session.expire_all()
+    return leaver
+
+
+def test_a_withdrawal_is_undone_in_one_tap_before_its_round(client, director):
+    tournament = make_tournament(director, players=8, rounds=3)
+    start_round(tournament, 1)
+    ensure_round(tournament, 2)
+    db.session.commit()
+    leaver = withdraw_from_round_2(client, tournament)
+    sue = next(p for p in tournament.players if p.name == "Sub Sue")
+    assert sue.id in {s.player_id for s in round_row(tournament, 2).seats}
+    assert mark(client, tournament, leaver).status_code == 302
+    db.session.expire_all()
+    assert leaver.withdrawn_from_round is None
+    assert leaver.id in {s.player_id for s in round_row(tournament, 2).seats}
+    assert sue.id not in {s.player_id for s in round_row(tournament, 2).seats}
+    assert db.session.scalar(select(AuditEvent).where(
+        AuditEvent.action == "player.return")) is not None
+
+
+def test_a_withdrawal_stays_once_her_substitute_has_played(client, director):
+    tournament = make_tournament(director, players=8, rounds=3)
+    start_round(tournament, 1)
+    leaver = withdraw_from_round_2(client, tournament)
+    start_round(tournament, 2)
+    response = mark(client, tournament, leaver)
+    assert response.status_code == 422
+    assert "has played Player 1&#39;s seat since round 2" in response.get_data(as_text=True)
+    db.session.expire_all()
+    assert leaver.withdrawn_from_round == 2
