@@ -140,10 +140,12 @@ def bring_back(tournament: Tournament, user: User, player: Player) -> None:
 
 def seat_joining(tournament: Tournament, user: User | None) -> list[int]:
     """Seat the players without a seat (and the free substitutes their table needs) at
-    new tables of the last round made, when no game of it is played yet; a round made
-    later seats them itself (core.rounds.plan_rounds). Returns who was seated here."""
+    new tables of the last round made, when it is not played yet and is not round 1 (a
+    new draw seats everyone then); a round made later seats them itself
+    (core.rounds.plan_rounds). Returns who was seated here."""
     stored = stored_seating(tournament)
-    if not stored:
+    # Before round 1 is played, seating it again is what seats everyone here.
+    if not stored or max(stored) == 1 and 1 not in played_rounds(tournament):
         return []
     last = max(stored)
     rnd = db.session.scalar(select(Round).where(Round.tournament_id == tournament.id,

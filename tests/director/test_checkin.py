@@ -316,3 +316,26 @@ def test_a_withdrawal_stays_once_her_substitute_has_played(client, director):
     assert "has played Player 1&#39;s seat since round 2" in response.get_data(as_text=True)
     db.session.expire_all()
     assert leaver.withdrawn_from_round == 2
+
+
+def test_a_player_added_on_the_players_page_joins_a_round_made_but_not_started(
+        client, director):
+    tournament = make_tournament(director, players=8, rounds=3)
+    start_round(tournament, 1)
+    ensure_round(tournament, 2)
+    db.session.commit()
+    client.post(f"/director/t/{tournament.id}/players", data={"name": "Late Lou"})
+    body = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
+    assert "3 more substitutes are needed" in body
+    client.post(f"/director/t/{tournament.id}/players/substitutes", data={"names": ""})
+    db.session.expire_all()
+    lou = next(p for p in tournament.players if p.name == "Late Lou")
+    assert lou.id in {s.player_id for s in round_row(tournament, 2).seats}
+    assert len({s.table_id for s in round_row(tournament, 2).seats}) == 3
+
+
+def test_the_seating_page_points_to_the_door_once_players_are_checked_in(client, director):
+    tournament = door_event(director, players=8)
+    mark(client, tournament, tournament.players[0])
+    body = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
+    assert "1 of 8 players are checked in at the door" in body
