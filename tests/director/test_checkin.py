@@ -157,6 +157,8 @@ def test_a_late_arrival_plays_from_the_next_round_with_three_substitutes(client,
     body = page(client, tournament)
     assert "Waiting for a seat" in body and "cannot be seated yet" in body
     assert 'id="count-subs">3<' in body
+    phone = client.get(f"/p/{tournament.code}/seat?number=9").get_data(as_text=True)
+    assert "You have no seat yet: a table needs four players" in phone
     seating_page = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
     assert "3 more substitutes are needed" in seating_page
     response = client.post(f"/director/t/{tournament.id}/checkin/seat",
