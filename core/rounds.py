@@ -121,11 +121,12 @@ def joining(tournament: Tournament, seated_ids: set[int],
             subs: dict[int, tuple[int, int]]) -> tuple[list[Player], list[Player]]:
     """Who is in the field without a seat: (ranked players, free substitutes), each by
     number. A late arrival, or a no-show who came after all, is a ranked player without a
-    seat; the substitutes are those standing in for nobody."""
+    seat; the substitutes are those standing in for nobody. A player marked not coming at
+    the door waits for nothing."""
     standing_in = {sub for sub, _ in subs.values()}
     waiting = [p for p in tournament.players
                if p.withdrawn_from_round is None and p.id not in seated_ids
-               and p.id not in standing_in]
+               and p.id not in standing_in and p.arrival != "absent"]
     return ([p for p in waiting if not p.is_substitute],
             [p for p in waiting if p.is_substitute])
 

@@ -80,10 +80,6 @@ def door(tournament: Tournament) -> Door:
     return Door(here, expected, tables, short, True, started, ranked, joins_from, len(free))
 
 
-def _field_changed(tournament: Tournament) -> None:
-    players_changed(tournament)
-
-
 @write
 def mark(tournament: Tournament, user: User, player: Player, arrival: str | None) -> None:
     """Mark a player here, late or not coming (None: expected again, the undo). A player
@@ -98,7 +94,7 @@ def mark(tournament: Tournament, user: User, player: Player, arrival: str | None
         return
     player.arrival, player.arrival_at = arrival, utcnow()
     db.session.flush()
-    _field_changed(tournament)
+    players_changed(tournament)
     audit(tournament, user, "checkin.mark", f"player:{player.id}", before=before,
           after={"arrival": arrival, "number": player.number, "name": player.name})
 
@@ -132,7 +128,7 @@ def bring_back(tournament: Tournament, user: User, player: Player) -> None:
     player.withdrawn_from_round = None
     player.arrival, player.arrival_at = "here", utcnow()
     db.session.flush()
-    _field_changed(tournament)
+    players_changed(tournament)
     audit(tournament, user, "player.return", f"player:{player.id}", before=before,
           after=player_snapshot(player) | {"arrival": "here"})
     seat_joining(tournament, user)
@@ -221,5 +217,5 @@ def seat_from_here(tournament: Tournament, user: User, substitute_names: list[st
         seat_round_one(tournament, method=method, user=user)
     except ValueError as error:
         raise SetupError("method", str(error)) from None
-    _field_changed(tournament)
+    players_changed(tournament)
     return gone

@@ -341,3 +341,15 @@ def test_the_seating_page_points_to_the_door_once_players_are_checked_in(client,
     mark(client, tournament, tournament.players[0])
     body = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
     assert "1 of 8 players are checked in at the door" in body
+
+
+def test_a_player_marked_not_coming_waits_for_no_seat(client, director):
+    tournament = make_tournament(director, players=8, rounds=3)
+    start_round(tournament, 1)
+    client.post(f"/director/t/{tournament.id}/checkin/add", data={"name": "Ann Maybe"})
+    db.session.expire_all()
+    ann = next(p for p in tournament.players if p.name == "Ann Maybe")
+    assert "Waiting for a seat" in page(client, tournament)
+    mark(client, tournament, ann, "absent")
+    db.session.expire_all()
+    assert "Waiting for a seat" not in page(client, tournament)
