@@ -190,6 +190,14 @@ def test_her_event(live_server, director_account, page):
     play_round(live_server, tid, 3)
     console(page, live_server, tid, "end")
 
+    with live_server.app_context():
+        from core.rounds import stored_seating
+        from models import Tournament, db
+
+        for round_no, tables in stored_seating(db.session.get(Tournament, tid)).items():
+            ids = [pid for seats in tables.values() for pid in seats.values()]
+            assert len(ids) == len(set(ids)) == (24 if round_no == 1 else 28), round_no
+
     response = page.request.get(f"{live_server.url}/results/director/{tid}/standings.csv")
     body = response.text()
     assert body.startswith("\ufeff")
