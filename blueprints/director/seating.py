@@ -266,15 +266,19 @@ def meetings_report(tournament: Tournament) -> list[dict]:
     if not initial:
         return []
     players = {p.id: p for p in tournament.players}
+    try:
+        planned = plan_rounds(tournament, tournament.rounds)
+    except ValueError:
+        planned = {}
+    if movement_of(tournament) != "imported" and any(
+            len(tables) != len(initial) for tables in planned.values()):
+        # A table joined late: the movement's arithmetic from round 1 no longer holds,
+        # so the pairs are read from the plan itself.
+        return _shared(planned, players)
     if movement_of(tournament) == "imported":
         plan = {number: imported_plan(tournament, number, {}) or {}
                 for number in range(1, tournament.rounds + 1)}
-        start = {pid: (table, seat) for table, seats in plan[1].items()
-                 for seat, pid in seats.items()}
-        return [{"first": players.get(first), "second": players.get(second),
-                 "first_start": start.get(first), "second_start": start.get(second),
-                 "rounds": rounds}
-                for (first, second), rounds in shared_tables(plan).items()]
+        return _shared(plan, players)
     report = []
     for meeting in repeat_meetings(len(initial), tournament.rounds):
         first = players.get(initial[meeting.first[0]].get(meeting.first[1]))
@@ -282,3 +286,17 @@ def meetings_report(tournament: Tournament) -> list[dict]:
         report.append({"first": first, "second": second, "first_start": meeting.first,
                        "second_start": meeting.second, "rounds": meeting.rounds})
     return report
+
+
+def _shared(plan: dict[int, dict[int, dict[str, int]]], players: dict[int, Player]
+            ) -> list[dict]:
+    """Every pair a plan seats together more than once, each named with where they start."""
+    start: dict[int, tuple[int, str]] = {}
+    for number in sorted(plan):
+        for table, seats in plan[number].items():
+            for seat, pid in seats.items():
+                start.setdefault(pid, (table, seat))
+    return [{"first": players.get(first), "second": players.get(second),
+             "first_start": start.get(first), "second_start": start.get(second),
+             "rounds": rounds}
+            for (first, second), rounds in shared_tables(plan).items()]

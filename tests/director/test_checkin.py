@@ -174,6 +174,8 @@ def test_a_late_arrival_plays_from_the_next_round_with_three_substitutes(client,
     seating_page = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
     assert 'id="seated-round-2"' in seating_page
     assert seating_page.split('id="seated-round-2"')[1].count('class="table-box"') == 8
+    meetings = client.get(f"/director/t/{tournament.id}/meetings")
+    assert meetings.status_code == 200
     # Round 3 follows the movement over all eight tables: everyone seated exactly once.
     plan3 = plan_rounds(tournament, 3)[3]
     ids = [pid for seats in plan3.values() for pid in seats.values()]
