@@ -4,7 +4,7 @@ substitutes in the seats of players who left), and the seats a round will have."
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from core.lookup import movement_of
 from core.words import SEATS
@@ -132,14 +132,16 @@ def joining(tournament: Tournament, seated_ids: set[int],
 
 
 def someone_waiting(tournament: Tournament) -> bool:
-    """Whether a player in the field (ranked, not standing in for anyone) has no seat in
-    any round made: one EXISTS query, so the players' pages ask it cheaply."""
+    """Whether a ranked player in the field (not marked not coming) has no seat in any
+    round made (joining's ranked players): one EXISTS query, so the players' pages ask
+    it cheaply."""
     seated_anywhere = select(Seating.id).join(Round, Round.id == Seating.round_id).where(
         Round.tournament_id == tournament.id, Seating.player_id == Player.id).exists()
     return bool(db.session.scalar(select(
         select(Player.id).where(Player.tournament_id == tournament.id,
                                 Player.withdrawn_from_round.is_(None),
                                 Player.is_substitute.is_(False),
+                                or_(Player.arrival.is_(None), Player.arrival != "absent"),
                                 ~seated_anywhere).exists())))
 
 
