@@ -41,9 +41,10 @@ BUNDLES = {
     },
     # director.css styles bare fieldsets and legends its own way: only its pages load it.
     "director": {
-        "css": ["css/app.css", "css/director.css", "css/clock.css", "css/bar.css"],
+        "css": ["css/app.css", "css/director.css", "css/clock.css", "css/bar.css",
+                "css/checkin.css"],
         "js": ["vendor/htmx.min.js", "js/app.js", "js/offline.js", "js/director.js",
-               "js/clock.js", "js/bar.js", "js/desk.js"],
+               "js/clock.js", "js/bar.js", "js/desk.js", "js/checkin.js"],
     },
     "staff": {
         "css": ["css/app.css", "css/clock.css", "css/calls.css", "css/results.css",

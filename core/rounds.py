@@ -7,11 +7,11 @@ from __future__ import annotations
 import functools
 import json
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from core.lookup import movement_of, movement_plan
 from core.words import SEATS
-from models import Round, Seating, Substitution, Table, Tournament, db
+from models import Player, Round, Seating, Substitution, Table, Tournament, db
 from tournament.movement import Movement, later_rounds
 
 
@@ -54,22 +54,22 @@ def substitutions(tournament: Tournament) -> dict[int, tuple[int, int]]:
 
 
 def ensure_round(tournament: Tournament, number: int) -> Round:
-    """The round's row with its seats, following tournament.movement from round 1 and
-    putting substitutes in the seats of players who left."""
+    """The round's row with its seats, as plan_rounds gives them: the movement (or the
+    imported seating) from the round before, substitutes in the seats of players who
+    left, and players who joined since at tables of their own."""
     rnd = round_row(tournament, number)
     if rnd is not None:
         return rnd
     if number < 1 or number > tournament.rounds:
         raise ValueError(f"This tournament has rounds 1 to {tournament.rounds}.")
-    initial = initial_seating(tournament)
-    if not initial:
+    if not initial_seating(tournament):
         raise ValueError("Seat round 1 first.")
-    gap = missing_table(initial)
+    gap = missing_table(initial_seating(tournament))
     if gap is not None and movement_of(tournament) != "imported":
         raise ValueError(f"Round 1 has no one at table {gap}, so the players cannot move "
                          "on to the next round: seat round 1 again.")
-    plan = round_plan(tournament, initial, number, substitutions(tournament))
-    tables = {t.number: t for t in tournament.tables}
+    plan = plan_rounds(tournament, number)[number]
+    tables = table_rows(tournament, max(plan, default=0))
     rnd = Round(tournament=tournament, number=number,
                 duration_seconds=tournament.round_minutes * 60)
     db.session.add(rnd)
@@ -139,6 +139,17 @@ def _drawn(movement: str, earlier: str, rounds: int) -> dict[int, dict[int, dict
     return later_rounds(Movement.from_dict(json.loads(movement)), seated_ones, rounds)
 
 
+def table_rows(tournament: Tournament, count: int) -> dict[int, Table]:
+    """{number: table} for tables 1..count at least, making the missing ones: a table
+    that joins mid-event needs its row (and its QR link) like the first ones."""
+    have = {t.number for t in tournament.tables}
+    for number in range(1, count + 1):
+        if number not in have:
+            tournament.tables.append(Table(number=number))
+    db.session.flush()
+    return {t.number: t for t in tournament.tables}
+
+
 def planned_seating(tournament: Tournament, initial: dict[int, dict[str, int]] | None,
                     number: int,
                     subs: dict[int, tuple[int, int]],
@@ -165,6 +176,122 @@ def planned_seating(tournament: Tournament, initial: dict[int, dict[str, int]] |
                 player_id = sub[0]
             plan.setdefault(table_number, {})[seat] = player_id
     return plan
+
+
+def _substituted(seats: dict[str, int], number: int,
+                 subs: dict[int, tuple[int, int]]) -> dict[str, int]:
+    out = {}
+    for seat, player_id in seats.items():
+        sub = subs.get(player_id)
+        if sub is not None and number >= sub[1]:
+            player_id = sub[0]
+        out[seat] = player_id
+    return out
+
+
+def stored_seating(tournament: Tournament) -> dict[int, dict[int, dict[str, int]]]:
+    """Every stored round as {round: {table number: {seat: player id}}}, in one query."""
+    stored: dict[int, dict[int, dict[str, int]]] = {}
+    for number, table_number, seat, player_id in db.session.execute(
+            select(Round.number, Table.number, Seating.seat, Seating.player_id)
+            .join(Round, Round.id == Seating.round_id).join(Table, Table.id == Seating.table_id)
+            .where(Round.tournament_id == tournament.id)):
+        stored.setdefault(number, {}).setdefault(table_number, {})[seat] = player_id
+    return stored
+
+
+def joining(tournament: Tournament, seated_ids: set[int],
+            subs: dict[int, tuple[int, int]]) -> tuple[list[Player], list[Player]]:
+    """Who is in the field without a seat: (ranked players, free substitutes), each by
+    number. A late arrival, or a no-show who came after all, is a ranked player without a
+    seat; the substitutes are those standing in for nobody. A player marked not coming at
+    the door waits for nothing."""
+    standing_in = {sub for sub, _ in subs.values()}
+    waiting = [p for p in tournament.players
+               if p.withdrawn_from_round is None and p.id not in seated_ids
+               and p.id not in standing_in and p.arrival != "absent"]
+    return ([p for p in waiting if not p.is_substitute],
+            [p for p in waiting if p.is_substitute])
+
+
+def someone_waiting(tournament: Tournament) -> bool:
+    """Whether a ranked player in the field (not marked not coming) has no seat in any
+    round made (joining's ranked players): one EXISTS query, so the players' pages ask
+    it cheaply."""
+    seated_anywhere = select(Seating.id).join(Round, Round.id == Seating.round_id).where(
+        Round.tournament_id == tournament.id, Seating.player_id == Player.id).exists()
+    return bool(db.session.scalar(select(
+        select(Player.id).where(Player.tournament_id == tournament.id,
+                                Player.withdrawn_from_round.is_(None),
+                                Player.is_substitute.is_(False),
+                                or_(Player.arrival.is_(None), Player.arrival != "absent"),
+                                ~seated_anywhere).exists())))
+
+
+def joining_group(ranked: list[Player], free: list[Player]) -> list[int]:
+    """The players who take new tables together: every ranked player without a seat and
+    the free substitutes it takes to fill their tables; [] while there are too few
+    substitutes (nobody joins alone: a table needs four)."""
+    short = (-len(ranked)) % 4
+    if not ranked or short > len(free):
+        return []
+    return [p.id for p in ranked] + [p.id for p in free[:short]]
+
+
+def new_tables(plan: dict[int, dict[str, int]], group: list[int]) -> dict[int, dict[str, int]]:
+    """The group's tables, numbered after the plan's last, four to a table in E,S,W,N."""
+    first = max(plan, default=0) + 1
+    return {first + index // 4: dict(zip(SEATS, group[index:index + 4], strict=True))
+            for index in range(0, len(group), 4)}
+
+
+def next_plan(tournament: Tournament, earlier: list[dict[int, dict[str, int]]], number: int,
+              subs: dict[int, tuple[int, int]]) -> dict[int, dict[str, int]]:
+    """Round `number` from the rounds before it (round 1 first): the tournament's movement
+    over all of the last round's tables (so a table that joined moves with the rest; a
+    draw counts every earlier meeting), or the imported seating with any table it does
+    not know kept as it was. ValueError when an imported round is missing."""
+    before = earlier[-1]
+    if movement_of(tournament) != "imported":
+        step = computed_rounds(movement_plan(tournament), earlier, number).get(number, {})
+        return {table: _substituted(seats, number, subs) for table, seats in step.items()}
+    plan = imported_plan(tournament, number, subs)
+    if plan is None:
+        raise ValueError(f"Round {number} is not in the imported seating: import the "
+                         "organiser's seating on the Seating page first.")
+    for table, seats in before.items():
+        if table not in plan:
+            plan[table] = _substituted(seats, number, subs)
+    return plan
+
+
+def plan_rounds(tournament: Tournament, last: int) -> dict[int, dict[int, dict[str, int]]]:
+    """Rounds 1..last as {round: {table: {seat: player id}}}: stored rounds as stored; a
+    round not made yet follows from the round before it (next_plan), and the players who
+    joined since it was made (joining_group) sit at new tables from it. Nothing is
+    written. Empty before round 1 is seated."""
+    stored = stored_seating(tournament)
+    if 1 not in stored:
+        return {}
+    subs = substitutions(tournament)
+    seated_ids = {pid for plan in stored.values() for seats in plan.values()
+                  for pid in seats.values()}
+    # With a gap in round 1's tables (stored before imports refused one) no movement can
+    # be followed: the rounds stored are all there is.
+    follows = movement_of(tournament) == "imported" or missing_table(stored[1]) is None
+    plans: dict[int, dict[int, dict[str, int]]] = {}
+    for number in range(1, last + 1):
+        if number in stored:
+            plan = stored[number]
+        elif not follows:
+            break
+        else:
+            plan = next_plan(tournament, [plans[n] for n in range(1, number)], number, subs)
+            group = joining_group(*joining(tournament, seated_ids, subs))
+            plan.update(new_tables(plan, group))
+            seated_ids.update(group)
+        plans[number] = plan
+    return plans
 
 
 def imported_plan(tournament: Tournament, number: int,

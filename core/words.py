@@ -127,3 +127,9 @@ def unshowable(text: str | None, lines: bool = False) -> bool:
                 or (category == "Cf" and ch not in _JOINERS):
             return True
     return False
+
+
+# The initials the front desk writes for a paper sheet it keys in, once the scorer ticks
+# that the paper is initialled as the rules ask (blueprints.table.desk_writes); the
+# player's page reads them as initialled.
+PAPER_INITIALS = "paper"

@@ -155,7 +155,8 @@ def standings(
 ) -> list[Standing]:
     """Rank the entrants on their points in `rounds` (None: every round).
 
-    Every non-substitute entrant is ranked, those without a game at total 0; `only`
+    Every non-substitute entrant is ranked, those without a game at total 0 after every
+    player with a game; `only`
     limits the ranking to those players (each must be an entrant). Order: rank, then the
     order of `entrants` among players who share a rank. `tiebreak` is the recorded order
     of exactly one tie group (see break_tie).
@@ -166,7 +167,7 @@ def standings(
     >>> results = [GameResult("ann", 1, 1, 25, True), GameResult("bea", 1, 1, -10, False)]
     >>> [(s.rank, s.player, s.total) for s in standings(results, [Entrant("bea"),
     ...     Entrant("ann"), Entrant("cy"), Entrant("sub", substitute=True)])]
-    [(1, 'ann', 25), (2, 'cy', 0), (3, 'bea', -10)]
+    [(1, 'ann', 25), (2, 'bea', -10), (3, 'cy', 0)]
     """
     tallies, substitutes = _tallies(entrants, only)
     rounds_played: set[int] = set()
@@ -230,7 +231,7 @@ def standings_from_totals(
     >>> totals = [RoundTotal("ann", 1, 25, 1, 25, 1), RoundTotal("bea", 1, -10, 0, -10, 1)]
     >>> [(s.rank, s.player, s.total) for s in standings_from_totals(totals, [Entrant("bea"),
     ...     Entrant("ann"), Entrant("cy"), Entrant("sub", substitute=True)])]
-    [(1, 'ann', 25), (2, 'cy', 0), (3, 'bea', -10)]
+    [(1, 'ann', 25), (2, 'bea', -10), (3, 'cy', 0)]
     """
     tallies, substitutes = _tallies(entrants, only)
     totals = totals if isinstance(totals, list) else list(totals)
@@ -297,15 +298,18 @@ def _ranked(tallies: dict[Hashable, _Tally], rounds_played: set[int],
     """The lines, ranked, from the players' tallies."""
     ranked = list(tallies.items()) if only is None else \
         [(player, tally) for player, tally in tallies.items() if player in only]
-    # Highest total first; reverse keeps a stable sort stable: entrant order in ties.
-    ranked.sort(key=_total_of, reverse=True)
+    # Players with a game first, then highest total; reverse keeps a stable sort stable:
+    # entrant order in ties. A player without a game (a no-show, a late arrival before
+    # her first round) is never ranked above one with a game, whatever its total.
+    ranked.sort(key=_order_of, reverse=True)
     in_order = sorted(rounds_played)
-    # Competition ranking: a player's rank is that of the first player with their total.
+    # Competition ranking: a player's rank is that of the first player with their total
+    # (among players with a game, or among those without).
     ranks: list[int] = []
     previous = None
-    for position, (_, tally) in enumerate(ranked, start=1):
-        if tally.total != previous:
-            rank, previous = position, tally.total
+    for position, item in enumerate(ranked, start=1):
+        if _order_of(item) != previous:
+            rank, previous = position, _order_of(item)
         ranks.append(rank)
     shared = Counter(ranks)
     # A player without a game in these rounds scores 0 in each: they share one read-only
@@ -323,8 +327,8 @@ def _ranked(tallies: dict[Hashable, _Tally], rounds_played: set[int],
     return lines
 
 
-def _total_of(item: tuple[Hashable, _Tally]) -> int:
-    return item[1].total
+def _order_of(item: tuple[Hashable, _Tally]) -> tuple[bool, int]:
+    return bool(item[1].per_round), item[1].total
 
 
 def break_tie(lines: Sequence[Standing], order: Sequence[Hashable]) -> list[Standing]:

@@ -37,9 +37,14 @@ class ImportRow:
     """One line of an import file, with what it would create and what is wrong with it."""
 
     def __init__(self, line: int, number: str, name: str, mini: str | None,
-                 substitute: str | None):
+                 substitute: str | None, fee: str | None = None, paid: str | None = None):
         self.line, self.raw_number, self.name = line, number.strip(), name.strip()
         self.raw_mini, self.raw_substitute = mini, substitute
+        # The entry fee as written ("$40"), and whether it is paid: the printed check-in
+        # list's paid/due column.
+        self.fee = (fee or "").strip()
+        self.raw_paid = paid
+        self.paid = False
         self.number: int | None = None
         self.mini = False
         self.is_substitute = False
@@ -52,6 +57,7 @@ class ImportPreview:
         self.problems: list[str] = []   # about the whole file
         self.ignored_columns: list[str] = []
         self.has_mini = False
+        self.has_fee = False
 
     @property
     def ok(self) -> bool:
@@ -109,7 +115,8 @@ def csv_separator(text: str) -> str:
 
 
 def preview_import(tournament: Tournament, text: str) -> ImportPreview:
-    """Read `number,name[,mini][,substitute]` lines (a header row is optional; the columns
+    """Read `number,name[,mini][,substitute][,fee][,paid]` lines (fee and paid only under a
+    header row) (a header row is optional; the columns
     may be separated by commas, semicolons or tabs) and list every problem; nothing is
     saved."""
 
@@ -140,7 +147,10 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
         columns = {}
         for index, title in enumerate(header):
             key = {"no": "number", "#": "number", "sub": "substitute"}.get(title, title)
-            if key in ("number", "name", "mini", "substitute") and key not in columns:
+            key = {"entry fee": "fee", "fees": "fee", "due": "fee", "amount": "fee",
+                   "payed": "paid"}.get(key, key)
+            if key in ("number", "name", "mini", "substitute", "fee", "paid") \
+                    and key not in columns:
                 columns[key] = index
             elif title:
                 preview.ignored_columns.append(first[index].strip())
@@ -150,6 +160,7 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
                                 f"takes is {MAX_IMPORT_ROWS}.")
         return preview
     preview.has_mini = "mini" in columns
+    preview.has_fee = "fee" in columns or "paid" in columns
     comp = mini_competition(tournament)
     closed = mini_entry_closed(tournament) if comp is not None else ""
     existing = {number: name for number, name in db.session.execute(
@@ -162,7 +173,8 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
     seen: dict[int, int] = {}
     for line, row in numbered:
         item = ImportRow(line, cell(row, "number") or "", cell(row, "name") or "",
-                         cell(row, "mini"), cell(row, "substitute"))
+                         cell(row, "mini"), cell(row, "substitute"), cell(row, "fee"),
+                         cell(row, "paid"))
         joined = JOINED.match(item.raw_number)
         if not item.raw_number:
             item.problems.append("The number is missing.")
@@ -192,13 +204,18 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
             item.problems.append("The name has characters in it that cannot be shown.")
         elif len(item.name) > 120:
             item.problems.append("The name is longer than 120 characters.")
-        for key in ("mini", "substitute"):
+        if len(item.fee) > 20:
+            item.problems.append("The fee is longer than 20 characters.")
+        elif unshowable(item.fee):
+            item.problems.append("The fee has characters in it that cannot be shown.")
+        for key in ("mini", "substitute", "paid"):
             raw = getattr(item, f"raw_{key}")
             if raw is None:
                 continue
             value = raw.strip().lower()
             if value in YES:
-                setattr(item, "mini" if key == "mini" else "is_substitute", True)
+                setattr(item, {"mini": "mini", "substitute": "is_substitute",
+                               "paid": "paid"}[key], True)
             elif value not in NO:
                 item.problems.append(f"{key.title()}: write yes or no, not “{raw.strip()}”.")
         if item.mini and comp is None:
@@ -223,7 +240,8 @@ def import_players(tournament: Tournament, user: User, text: str) -> ImportPrevi
         return preview
     comp = mini_competition(tournament)
     players = [Player(tournament_id=tournament.id, number=row.number, name=row.name,
-                      is_substitute=row.is_substitute) for row in preview.rows]
+                      is_substitute=row.is_substitute, fee=row.fee, paid=row.paid)
+               for row in preview.rows]
     db.session.add_all(players)
     db.session.flush()
     if comp is not None:

@@ -10,8 +10,9 @@ from blueprints.common import render_page_or_partial
 from core.access import MANAGE, staff_required
 from core.errors import attach
 from core.rounds import seated
+from core.writes import unit
 
-from . import common, forms, player_import
+from . import checkin, common, forms, player_import
 from . import players as player_rows
 from .blueprint import Saving, bp, number_clash
 from .common import SetupError
@@ -46,6 +47,7 @@ def add_player(tournament_id):
             player = player_rows.add_player(tournament, current_user, number=form.number.data,
                                             name=form.name.data, mini=form.mini.data,
                                             mini_override=form.mini_override.data or "")
+            _seat_joining(tournament)
             flash(f"Added {player.name} as number {player.number}.")
             return redirect(url_for("director.players", tournament_id=tournament.id))
         status = saving.status
@@ -70,10 +72,19 @@ def add_substitutes(tournament_id):
         else:
             with Saving(form, clash=("names", number_clash(None)), field="names") as saving:
                 added = len(player_rows.add_substitutes(tournament, current_user, names))
+                _seat_joining(tournament)
                 flash(f"Added {added} substitute(s).")
                 return redirect(url_for("director.players", tournament_id=tournament.id))
             status = saving.status
     return _players_page(tournament, subs_form=form, status=status)
+
+
+def _seat_joining(tournament):
+    """A player added once play has begun joins at a table of her own as soon as it has
+    four (checkin.seat_joining), as from the check-in page."""
+    if seated(tournament):
+        with unit():
+            checkin.seat_joining(tournament, current_user)
 
 
 def _player_or_404(tournament, player_id):

@@ -45,6 +45,17 @@ def _number_taken(tournament: Tournament, number: int, except_id: int | None = N
     return db.session.scalar(query) is not None
 
 
+def _taken_message(tournament: Tournament, number: int) -> str:
+    """Why a number is taken: a player who left keeps hers, and comes back with it."""
+    owner = db.session.scalar(select(Player).where(Player.tournament_id == tournament.id,
+                                                   Player.number == number))
+    if owner is not None and owner.withdrawn_from_round is not None:
+        return (f"Number {number} is {owner.name}'s, who left from round "
+                f"{owner.withdrawn_from_round}. If she is back, tap her name on the Check-in "
+                "page to bring them back: she keeps her entry, her number and her games.")
+    return f"Number {number} already belongs to another player."
+
+
 def next_player_number(tournament: Tournament) -> int:
     return (db.session.scalar(select(func.max(Player.number))
                               .where(Player.tournament_id == tournament.id)) or 0) + 1
@@ -93,7 +104,7 @@ def add_player(tournament: Tournament, user: User, *, number: int | None, name: 
     if number < 1:
         raise SetupError("number", "The number must be 1 or more.")
     if _number_taken(tournament, number):
-        raise SetupError("number", f"Number {number} already belongs to another player.")
+        raise SetupError("number", _taken_message(tournament, number))
     player = Player(number=number, name=name, is_substitute=is_substitute)
     tournament.players.append(player)
     db.session.flush()

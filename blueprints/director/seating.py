@@ -13,13 +13,11 @@ from sqlalchemy import delete, func, select
 
 from core.lookup import movement_of, movement_plan
 from core.rounds import (
-    computed_rounds,
     imported_plan,
     initial_seating,
-    movement_base,
-    planned_seating,
+    plan_rounds,
     round_row,
-    substitutions,
+    stored_seating,
 )
 from core.words import SEATS
 from core.writes import write
@@ -227,38 +225,27 @@ def schedule(
     Rounds already made are read as stored; later ones are computed in memory from round 1
     (tournament.movement plus substitutions), so looking at the schedule writes nothing.
     Empty before round 1 is seated."""
-    initial = initial_seating(tournament)
-    if not initial:
+    try:
+        plans = plan_rounds(tournament, tournament.rounds)
+    except ValueError:
+        # An imported seating short of a round: show the rounds it has (and those made).
+        plans = {number: imported_plan(tournament, number) or {}
+                 for number in range(1, tournament.rounds + 1)}
+        plans.update(stored_seating(tournament))
+    if not plans:
         return []
     rows = {r.number: r for r in db.session.scalars(
         select(Round).where(Round.tournament_id == tournament.id,
                             Round.number <= tournament.rounds))}
     players = {p.id: p for p in tournament.players}
-    tables_by_id = {t.id: t for t in tournament.tables}
     tables_by_number = {t.number: t for t in tournament.tables}
-    stored: dict[int, dict[int, dict[str, int]]] = {}
-    for number, table_id, seat_letter, player_id in db.session.execute(
-            select(Round.number, Seating.table_id, Seating.seat, Seating.player_id)
-            .join(Round, Round.id == Seating.round_id)
-            .where(Round.tournament_id == tournament.id)):
-        table_number = tables_by_id[table_id].number
-        stored.setdefault(number, {}).setdefault(table_number, {})[seat_letter] = player_id
-    subs = substitutions(tournament)
-    movement = movement_plan(tournament)
     out = []
     for number in range(1, tournament.rounds + 1):
-        if number in rows:
-            by_table = stored.get(number, {})
-        elif movement_of(tournament) == "imported":
-            by_table = imported_plan(tournament, number, subs) or {}
-        else:
-            by_table = planned_seating(tournament, initial, number, subs, movement)
-        # .get: an imported seating may name a table or a player no longer here
+        # A table that joins later has no row until its round is made: shown all the same.
         out.append((PlannedRound(number, rows.get(number)), [
-            (tables_by_number[table_number],
+            (tables_by_number.get(table_number) or Table(number=table_number),
              {s: players[seats[s]] for s in SEATS if seats.get(s) in players})
-            for table_number, seats in sorted(by_table.items())
-            if table_number in tables_by_number]))
+            for table_number, seats in sorted(plans.get(number, {}).items())]))
     return out
 
 
@@ -279,21 +266,23 @@ def meetings_report(tournament: Tournament) -> list[dict]:
     if not initial:
         return []
     players = {p.id: p for p in tournament.players}
+    try:
+        planned = plan_rounds(tournament, tournament.rounds)
+    except ValueError:
+        planned = {}
+    if movement_of(tournament) != "imported" and any(
+            len(tables) != len(initial) for tables in planned.values()):
+        # A table joined late: the movement's arithmetic from round 1 no longer holds,
+        # so the pairs are read from the plan itself.
+        return _shared(planned, players)
+    if movement_of(tournament) == "imported":
+        plan = {number: imported_plan(tournament, number, {}) or {}
+                for number in range(1, tournament.rounds + 1)}
+        return _shared(plan, players)
     movement = movement_plan(tournament)
     if movement.kind != "moves" or movement.from_round > 1:
-        if movement.kind == "imported":
-            plan = {number: imported_plan(tournament, number, {}) or {}
-                    for number in range(1, tournament.rounds + 1)}
-        else:
-            earlier = movement_base(tournament, movement, initial)
-            plan = {**dict(enumerate(earlier, start=1)),
-                    **computed_rounds(movement, earlier, tournament.rounds)}
-        start = {pid: (table, seat) for table, seats in plan[1].items()
-                 for seat, pid in seats.items()}
-        return [{"first": players.get(first), "second": players.get(second),
-                 "first_start": start.get(first), "second_start": start.get(second),
-                 "rounds": rounds}
-                for (first, second), rounds in shared_tables(plan).items()]
+        # A draw, or moves from a round after the first: read the pairs from the plan.
+        return _shared(planned, players)
     report = []
     for meeting in repeat_meetings(len(initial), tournament.rounds, movement.moves):
         first = players.get(initial[meeting.first[0]].get(meeting.first[1]))
@@ -301,3 +290,17 @@ def meetings_report(tournament: Tournament) -> list[dict]:
         report.append({"first": first, "second": second, "first_start": meeting.first,
                        "second_start": meeting.second, "rounds": meeting.rounds})
     return report
+
+
+def _shared(plan: dict[int, dict[int, dict[str, int]]], players: dict[int, Player]
+            ) -> list[dict]:
+    """Every pair a plan seats together more than once, each named with where they start."""
+    start: dict[int, tuple[int, str]] = {}
+    for number in sorted(plan):
+        for table, seats in plan[number].items():
+            for seat, pid in seats.items():
+                start.setdefault(pid, (table, seat))
+    return [{"first": players.get(first), "second": players.get(second),
+             "first_start": start.get(first), "second_start": start.get(second),
+             "rounds": rounds}
+            for (first, second), rounds in shared_tables(plan).items()]

@@ -8,9 +8,9 @@ from flask_login import current_user
 
 from core.access import MANAGE, staff_required
 from core.lookup import movement_of
-from core.rounds import round_row
+from core.rounds import round_row, stored_seating
 
-from . import common, forms, movement_pages, player_import, tournaments
+from . import checkin, common, forms, movement_pages, player_import, tournaments
 from . import players as player_rows
 from . import seating as seat_rows
 from .blueprint import Saving, bp, seating_required
@@ -20,14 +20,14 @@ from .common import SetupError
 def _seating_page(tournament, form=None, swap_form=None, status=200, movement_form=None,
                   import_form=None, import_problems=()):
     rnd = round_row(tournament, 1)
-    tables = []
-    if rnd is not None:
-        by_table = {}
-        for s in rnd.seats:
-            by_table.setdefault(s.table.number, {})[s.seat] = s.player
-        tables = sorted(by_table.items())
+    players = {p.id: p for p in tournament.players}
+    # Every seated round, not only round 1: a late table shows from the round it joins.
+    rounds = [(number, sorted((table, {seat: players[pid] for seat, pid in seats.items()})
+                              for table, seats in by_table.items()))
+              for number, by_table in sorted(stored_seating(tournament).items())]
     return render_template(
-        "director/seating.html", tournament=tournament, round1=rnd, tables=tables,
+        "director/seating.html", tournament=tournament, round1=rnd, rounds=rounds,
+        door=checkin.door(tournament),
         form=form or forms.SeatingForm(method=tournament.seating_method or "draw"),
         swap_form=swap_form or forms.SwapForm(), count=common.player_count(tournament),
         needed=player_rows.substitutes_needed(tournament),

@@ -3,6 +3,7 @@ on the blueprint."""
 
 from . import (
     card_pages,
+    checkin_pages,
     player_pages,
     seating_pages,
     sheet_print,
@@ -11,5 +12,5 @@ from . import (
 )
 from .blueprint import bp
 
-__all__ = ["bp", "card_pages", "player_pages", "seating_pages", "sheet_print", "staff_pages",
-           "tournament_pages"]
+__all__ = ["bp", "card_pages", "checkin_pages", "player_pages", "seating_pages",
+           "sheet_print", "staff_pages", "tournament_pages"]

@@ -12,9 +12,9 @@ from sqlalchemy import and_, bindparam, func, or_, select
 from blueprints.common import SEAT_NAMES
 from core.clock import clock_view
 from core.lookup import movement_plan, rules_of
-from core.rounds import planned_spots
+from core.rounds import plan_rounds, planned_spots, someone_waiting
 from core.rows import read_rows
-from core.words import OUTCOME_LABELS, SheetState, ruling_label
+from core.words import OUTCOME_LABELS, PAPER_INITIALS, SheetState, ruling_label
 from models import (
     GameEntry,
     Player,
@@ -115,6 +115,19 @@ class Stop:
     # RuleSet.final_states
     final_states: tuple[str, ...] = (SheetState.SUBMITTED, SheetState.VERIFIED)
     ruling: str = ""  # a director's change after submission, where the sheet forbids changes
+    # Where the rules ask no player to initial the round (RuleSet.round_signoff_all), the
+    # sheet is initialled game by game by each game's signer (at the desk: "paper").
+    signoff_all: bool = True
+    asks_initials: bool = True  # False: the rules ask for no initials (the desk may add them)
+    games_initialled: int = 0
+    on_paper: bool = False
+
+    @property
+    def initialled(self) -> bool:
+        """Whether the sheet carries the initials the rules ask of this round."""
+        if self.signoff_all:
+            return bool(self.initials)
+        return bool(self.games) and self.games_initialled == len(self.games)
 
     @property
     def seat_name(self) -> str:
@@ -149,7 +162,8 @@ _ITINERARY = (
     select(Round.number, Seating.seat, Table.number, Scoresheet.state,
            Scoresheet.submitted_at, Scoresheet.amended_at, Scoresheet.amend_reason,
            GameEntry.number, GameEntry.record, GameEntry.points_e, GameEntry.points_s,
-           GameEntry.points_w, GameEntry.points_n, RoundSignoff.initials)
+           GameEntry.points_w, GameEntry.points_n, RoundSignoff.initials,
+           GameEntry.initials)
     .select_from(Seating)
     .join(Round, Round.id == Seating.round_id)
     .join(Table, Table.id == Seating.table_id)
@@ -176,7 +190,7 @@ def itinerary(tournament: Tournament, player) -> list[Stop]:
     rules = RuleSet.from_dict(tournament.rules)
     known: dict[int, Stop] = {}
     for (round_no, seat, table_no, state, submitted_at, amended_at, amend_reason, game_no,
-         record, points_e, points_s, points_w, points_n, initials) in rows:
+         record, points_e, points_s, points_w, points_n, initials, game_initials) in rows:
         stop = known.get(round_no)
         if stop is None:
             ruled = (rules.changes_after_submit == "ruling" and submitted_at is not None
@@ -184,22 +198,43 @@ def itinerary(tournament: Tournament, player) -> list[Stop]:
             stop = known[round_no] = Stop(round_no, table_no, seat, planned=False,
                                           state=state or "", initials=initials or "",
                                           final_states=rules.final_states,
-                                          ruling=(amend_reason or "") if ruled else "")
+                                          ruling=(amend_reason or "") if ruled else "",
+                                          signoff_all=rules.round_signoff_all,
+                                          asks_initials=bool(rules.round_signoff_all
+                                                             or rules.game_signoff))
         if game_no is not None:
             points = {"E": points_e, "S": points_s, "W": points_w, "N": points_n}[seat]
             stop.games.append(GameLine(game_no, _mine(record, seat), points,
                                        _rulings(record, seat)))
+            if game_initials:
+                stop.games_initialled += 1
+                stop.on_paper = stop.on_paper or game_initials == PAPER_INITIALS
     for stop in known.values():
         stop.total = sum(game.points for game in stop.games) if stop.games else None
     tables = read_rows(_TABLES, {"tournament_id": tournament.id}).scalar() or 0
     stops: list[Stop] = []
     last: tuple[int, int, str] | None = None  # (round, table, seat)
     movement = movement_plan(tournament, rules)
+    imported = movement.kind == "imported"
+    # A player who joined late has no seat to move from, and a table that joins moves the
+    # others too: then every round not made yet is read from the whole plan.
+    plans = None
+    if not imported and (not known or someone_waiting(tournament)) \
+            and len(known) < tournament.rounds:
+        try:
+            plans = plan_rounds(tournament, tournament.rounds)
+        except ValueError:
+            plans = {}
     for number in range(1, tournament.rounds + 1):
         if number in known:
             stop = known[number]
             last = (number, stop.table_no, stop.seat)
             stops.append(stop)
+        elif plans is not None:
+            spot = next(((table_no, seat) for table_no, seats in plans.get(number, {}).items()
+                         for seat, pid in seats.items() if pid == player.id), None)
+            if spot is not None:
+                stops.append(Stop(number, spot[0], spot[1], planned=True))
         elif movement.kind != "moves":
             # The organiser's seating or the draw, not the player's seat, says where.
             spot = planned_spots(tournament, number, movement).get(player.id)

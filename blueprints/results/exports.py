@@ -117,5 +117,7 @@ def standings_csv(tournament: Tournament, key: str | None = None) -> tuple[str, 
     for line in table.lines:
         writer.writerow([_text(table.name), line.rank, _yes(line.tied), line.player.number,
                          _text(line.player.name), line.total, line.games_won,
-                         *(line.per_round.get(r, "") for r in rounds)])
+                         # A player without a game has no round to show, not a 0.
+                         *(line.per_round.get(r, "") if line.played else ""
+                           for r in rounds)])
     return table.key, out.getvalue()

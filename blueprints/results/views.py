@@ -180,6 +180,10 @@ def clear_tie(tournament_id):
 
 
 def _download(body: str, filename: str, mimetype: str) -> Response:
+    if mimetype == "text/csv":
+        # Excel reads a CSV without a byte-order mark in the machine's own code page, and
+        # "Renée" comes out garbled: the mark tells it the file is UTF-8.
+        body = "\ufeff" + body
     response = Response(body, mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.headers["Cache-Control"] = "no-store"

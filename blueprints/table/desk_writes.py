@@ -17,7 +17,7 @@ from typing import Any
 
 from core.lookup import rules_of
 from core.sheets import clear_changed_signoffs, rescore, subject_of, totals, unverify
-from core.words import SEATS, SheetState, staff_actor
+from core.words import PAPER_INITIALS, SEATS, SheetState, staff_actor
 from models import GameEntry, Round, RoundSignoff, Table, User, record, utcnow
 from tournament.scoring import Game, InvalidGame, check_after_time_called, signer
 
@@ -34,7 +34,6 @@ from .sheet_writes import (
     sheet_write,
 )
 
-PAPER_INITIALS = "paper"
 # The record keys a desk row has an input for (a refusal is shown at that input).
 INPUT_OF = {"outcome": "winner", "winner": "winner", "value": "value",
             "discarder": "thrower", "exposures": "exposures", "self_picked": "self",

@@ -50,4 +50,12 @@ document.addEventListener("htmx:oobBeforeSwap",function(event){var target=event.
 var open=document.querySelector("#director-bar details[open]");if(open){open.open=false;open.querySelector("summary").focus();}});window.setInterval(tick,500);})();;
 (function(){"use strict";document.addEventListener("keydown",function(event){if(event.key!=="Enter"||event.shiftKey||event.altKey||event.ctrlKey||event.metaKey){return;}
 var box=event.target;var row=box.closest&&box.closest("[data-desk-row]");if(!row||box.tagName==="BUTTON"){return;}
-event.preventDefault();var rows=Array.prototype.slice.call(document.querySelectorAll("[data-desk-row]"));var next=rows.slice(rows.indexOf(row)+1).map(function(r){return r.querySelector("input:not([type=hidden])");}).filter(Boolean)[0]||document.getElementById("initialled");if(next){next.focus();if(next.select){next.select();}}});})();
+event.preventDefault();var rows=Array.prototype.slice.call(document.querySelectorAll("[data-desk-row]"));var next=rows.slice(rows.indexOf(row)+1).map(function(r){return r.querySelector("input:not([type=hidden])");}).filter(Boolean)[0]||document.getElementById("initialled");if(next){next.focus();if(next.select){next.select();}}});})();;
+(function(){"use strict";var search=document.querySelector("[data-checkin-search]");if(!search){return;}
+var rows=Array.prototype.slice.call(document.querySelectorAll(".checkin-list li[data-number]"));var none=document.querySelector("[data-checkin-nomatch]");function found(row,query){if(/^[0-9]+$/.test(query)){return row.getAttribute("data-number").indexOf(query)===0;}
+var name=row.getAttribute("data-name");if(name.indexOf(query)===0){return true;}
+return name.replace(/-/g," ").split(/\s+/).some(function(word){return word.indexOf(query)===0;});}
+function narrow(){var query=search.value.trim().toLowerCase().replace(/\s+/g," ");var shown=0;rows.forEach(function(row){var show=!query||found(row,query);row.hidden=!show;if(show){shown+=1;}
+var link=row.querySelector("a");if(link){var url=new URL(link.href,window.location.href);if(query){url.searchParams.set("q",query);}else{url.searchParams.delete("q");}
+link.href=url.toString();}});if(none){none.hidden=shown>0;}}
+search.addEventListener("input",narrow);if(search.value){narrow();}})();

@@ -327,3 +327,19 @@ def test_a_scorer_is_invited_like_a_guide_and_lands_on_the_front_desk(app, clien
     home = sue.get("/director/").get_data(as_text=True)
     assert f'href="/t/director/{tnt.id}/desk"' in home
     assert sue.get(url(tnt)).status_code == 200
+
+
+@pytest.mark.parametrize("preset", ["city-mahj", "hidden-tile"])
+def test_the_desks_initialled_tick_shows_on_the_players_page(client, director, preset):
+    # city-mahj: the winner initials each game; hidden-tile asks for no initials at all.
+    # Either way the desk's tick that the paper is initialled is what the player sees.
+    tournament = make_tournament(director, players=8, rounds=2, preset=preset)
+    page = client.get(url(tournament)).get_data(as_text=True)
+    before = client.get(f"/p/{tournament.code}/player/1").get_data(as_text=True)
+    assert "initialled on the paper sheet" not in before
+    response = client.post(url(tournament), data=sheet_data(form_of(page), action="submit",
+                                                            initialled="y"))
+    assert response.status_code == 303, response.get_data(as_text=True)
+    body = client.get(f"/p/{tournament.code}/player/1").get_data(as_text=True)
+    assert "Every game initialled on the paper sheet" in body
+    assert "Not initialled yet" not in body

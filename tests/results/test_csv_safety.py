@@ -52,12 +52,27 @@ def hostile(client, tournament):
 
 
 def exports(client, tournament):
+    """Each export's text after the byte-order mark every CSV export starts with."""
     base = f"/results/director/{tournament.id}"
     competition = db.session.query(Competition).one()
-    return [client.get(f"{base}/games.csv").get_data(as_text=True),
-            client.get(f"{base}/standings.csv").get_data(as_text=True),
-            client.get(f"{base}/standings.csv", query_string={
-                "c": f"competition:{competition.id}"}).get_data(as_text=True)]
+    bodies = [client.get(f"{base}/games.csv").get_data(as_text=True),
+              client.get(f"{base}/standings.csv").get_data(as_text=True),
+              client.get(f"{base}/standings.csv", query_string={
+                  "c": f"competition:{competition.id}"}).get_data(as_text=True)]
+    assert all(body.startswith(BOM) for body in bodies)
+    return [body.removeprefix(BOM) for body in bodies]
+
+
+# Excel reads a CSV as UTF-8 only after this mark ("Renée" is garbled without it).
+BOM = "\ufeff"
+
+
+def test_every_export_names_renee_for_excel(client, hostile):
+    hostile.players[0].name = "Renée"
+    db.session.commit()
+    body = client.get(f"/results/director/{hostile.id}/standings.csv").data
+    assert body.startswith("\ufeff".encode())
+    assert "Renée".encode() in body
 
 
 @pytest.mark.parametrize("separator", [",", ";"])

@@ -96,26 +96,27 @@ def test_prize_ties_are_flagged_and_a_draw_orders_them(tournament, director):
 
 def test_players_with_no_result_yet_are_no_prize_tie(tournament):
     """Mid-event, everyone whose table has not submitted stands at 0; ranked among the
-    others they made one tie of 30 "for place 3" on the director's page."""
+    others they made one tie of 30 "for place 3" on the director's page. They are ranked
+    after every player with a result, so the six who played and scored 0 tie for real."""
     add_sheet(tournament, 1, 1, [win("E")])        # player 1: 35, the others at the table 0
     add_sheet(tournament, 1, 2, [win("E")])        # player 5: 35
     tournament.prize_places = 10
     db.session.commit()
-    [leaders] = standings.board(tournament).main.prize_ties
+    leaders, losers = standings.board(tournament).main.prize_ties
     assert leaders.rank == 1 and {line.player.number for line in leaders.lines} == {1, 5}
-    # The six who lost stand at 0 with the 24 who have not played: a draw is recorded for
-    # the whole ranking's group, which cannot be drawn before those 24 have a result, so
-    # it is not offered. A wall game's four (10 each under these rules) tie for real, at
-    # the place the standings show them.
+    assert losers.rank == 3 and {line.player.number for line in losers.lines} == {
+        2, 3, 4, 6, 7, 8}
+    # A wall game's four (10 each under these rules) tie for real, at the place the
+    # standings show them; the 24 who have not played are in no group.
     add_sheet(tournament, 1, 3, [WALL])
     board = standings.board(tournament)
     groups = board.main.prize_ties
     assert all(line.played for group in groups for line in group.lines)
     assert [sorted(line.player.number for line in g.lines) for g in groups] == [
-        [1, 5], [9, 10, 11, 12]]
+        [1, 5], [9, 10, 11, 12], [2, 3, 4, 6, 7, 8]]
     shown = {line.player.id: line.rank for line in standings.counted_only(board.main.lines)}
     assert all(shown[line.player.id] == group.rank for group in groups for line in group.lines)
-    assert [group.rank for group in groups] == [1, 3]
+    assert [group.rank for group in groups] == [1, 3, 7]
 
 
 def test_leaving_a_tie_shared_is_recorded_and_replaced_by_a_later_draw(tournament, director):

@@ -91,12 +91,14 @@ def test_per_round_is_read_only():
     assert dict(bea.per_round) == dict(cy.per_round) == {1: 0}
 
 
-def test_players_without_games_are_ranked_at_zero():
-    lines = standings(one_game_each(ann=-5), entrants("ann", "bea"))
-    assert ranks(lines) == [(1, "bea", 0, False), (2, "ann", -5, False)]
-    assert lines[0].best_game is None
-    assert lines[0].games_won == 0
-    assert dict(lines[0].per_round) == {1: 0}
+def test_players_without_games_are_ranked_at_zero_after_every_player_with_one():
+    # A no-show at 0 is never ranked above a player who played and lost points.
+    lines = standings(one_game_each(ann=-5, cy=0), entrants("ann", "bea", "cy", "di"))
+    assert ranks(lines) == [(1, "cy", 0, False), (2, "ann", -5, False),
+                            (3, "bea", 0, True), (3, "di", 0, True)]
+    assert lines[2].best_game is None
+    assert lines[2].games_won == 0
+    assert dict(lines[2].per_round) == {1: 0}
 
 
 def test_no_results_everyone_tied_first():
@@ -254,19 +256,25 @@ def test_ranks_follow_totals(games, substitutes):
     results = [GameResult(*game) for game in games]
     field = [Entrant(player, player in substitutes) for player in PLAYERS]
     lines = standings(results, field)
+    played = {who for who, *_ in games}
+
+    def order(player):
+        # Players with a game first (never one without above one with), then by total.
+        return (player in played, sum(points for who, _, _, points, _ in games
+                                      if who == player))
+
     assert [line.player for line in lines] == [
-        player for player in sorted(PLAYERS, key=lambda p: -sum(
-            points for who, _, _, points, _ in games if who == p))
+        player for player in sorted(PLAYERS, key=lambda p: tuple(-x for x in order(p)))
         if player not in substitutes]
     for line in lines:
         assert line.total == sum(points for who, _, _, points, _ in games if who == line.player)
         assert line.total == sum(line.per_round.values())
-        assert line.rank == 1 + sum(other.total > line.total for other in lines)
-        assert line.tied == any(other.total == line.total and other is not line
+        assert line.rank == 1 + sum(order(other.player) > order(line.player) for other in lines)
+        assert line.tied == any(order(other.player) == order(line.player) and other is not line
                                 for other in lines)
     for higher, lower in zip(lines, lines[1:], strict=False):
-        assert higher.total >= lower.total           # never a lower total above a higher one
-        assert (higher.rank == lower.rank) == (higher.total == lower.total)
+        assert order(higher.player) >= order(lower.player)
+        assert (higher.rank == lower.rank) == (order(higher.player) == order(lower.player))
 
 
 def summed(results):
