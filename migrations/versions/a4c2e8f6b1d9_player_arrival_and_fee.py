@@ -1,7 +1,7 @@
 """players' arrival at the door, and the entry fee an import carried
 
 Revision ID: a4c2e8f6b1d9
-Revises: f3b8d6a2c4e7
+Revises: b4e7a1d9c3f6
 Create Date: 2026-12-06 06:30:00
 
 """
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = 'a4c2e8f6b1d9'
-down_revision = 'f3b8d6a2c4e7'
+down_revision = 'b4e7a1d9c3f6'
 branch_labels = None
 depends_on = None
 

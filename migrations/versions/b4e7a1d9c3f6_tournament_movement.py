@@ -1,7 +1,7 @@
 """each seat's move after a round, or a fresh draw: the tournament's movement
 
 Revision ID: b4e7a1d9c3f6
-Revises: f3b8d6a2c4e7
+Revises: b9e4d2a7c1f5
 Create Date: 2026-12-06 06:40:00
 
 """
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = 'b4e7a1d9c3f6'
-down_revision = 'f3b8d6a2c4e7'
+down_revision = 'b9e4d2a7c1f5'
 branch_labels = None
 depends_on = None
 
