@@ -253,7 +253,16 @@ def next_plan(tournament: Tournament, earlier: list[dict[int, dict[str, int]]], 
     not know kept as it was. ValueError when an imported round is missing."""
     before = earlier[-1]
     if movement_of(tournament) != "imported":
-        step = computed_rounds(movement_plan(tournament), earlier, number).get(number, {})
+        movement = movement_plan(tournament)
+        base = earlier
+        if movement.kind == "draw":
+            # A draw is drawn from the rounds it was chosen after, all its rounds at once,
+            # so that each round seated is the one its preview showed; only a table that
+            # joined since changes the field it draws from.
+            base = earlier[:max(1, movement.from_round)]
+            if any(len(r) != len(base[-1]) for r in earlier[len(base):]):
+                base = earlier
+        step = computed_rounds(movement, base, number).get(number, {})
         return {table: _substituted(seats, number, subs) for table, seats in step.items()}
     plan = imported_plan(tournament, number, subs)
     if plan is None:
