@@ -230,6 +230,8 @@ class GameForm(GameAnswers, VersionedForm):
     # initials on the sheet come from their name. A typed `initials` (the front desk's
     # paper sheet, older pages) is still taken as it is.
     signed_by = StringField("Signed by", validators=[Optional()])
+    # East's tap that saves the game for its signer to confirm on their own phone
+    confirm_later = StringField("Confirmed on the signer's phone", validators=[Optional()])
     initials = StringField("Initials", validators=[Optional()])
     reason = TextAreaField("Reason for the change", validators=[Optional()])
 
@@ -301,6 +303,15 @@ class GameInitialForm(VersionedForm):
 
     seat = HiddenField()
     game_no = RowNumberField(validators=[Optional()])
+
+
+class ConfirmGameForm(VersionedForm):
+    """The signer's one tap confirming a game East saved for them to confirm, on their own
+    phone or on East's; `points`: what the button showed them."""
+
+    seat = HiddenField()
+    game_no = RowNumberField(validators=[Optional()])
+    points = ShownTotalField(validators=[Optional()])
 
 
 class WestCheckForm(VersionedForm):

@@ -1,0 +1,33 @@
+"""the seats whose player confirms on their own phone this round, and the version of
+the sheet's last change that was not a confirmation
+
+Revision ID: a4c7e2b9d6f1
+Revises: f3b8d6a2c4e7
+Create Date: 2026-12-06 06:30:00
+
+"""
+import sqlalchemy as sa
+from alembic import op
+
+revision = 'a4c7e2b9d6f1'
+down_revision = 'f3b8d6a2c4e7'
+branch_labels = None
+depends_on = None
+
+SEATS = ('phone_e', 'phone_s', 'phone_w', 'phone_n')
+
+
+def upgrade():
+    with op.batch_alter_table('scoresheet', schema=None) as batch_op:
+        for name in SEATS:
+            batch_op.add_column(sa.Column(name, sa.Boolean(), server_default='0',
+                                          nullable=False))
+        batch_op.add_column(sa.Column('content_version', sa.Integer(), server_default='0',
+                                      nullable=False))
+
+
+def downgrade():
+    with op.batch_alter_table('scoresheet', schema=None) as batch_op:
+        batch_op.drop_column('content_version')
+        for name in SEATS:
+            batch_op.drop_column(name)
