@@ -34,7 +34,8 @@ def _answer(write, message=None, from_review=False):
     target = link("table.review" if from_review else "table.page", g.table, g.round.number)
     if from_review:
         def refused(error, status):
-            if isinstance(error, Conflict):
+            if isinstance(error, Conflict) or status == 409:
+                # the other phone confirmed first, or the game changed: said at the top
                 return review_page(g.table, g.round, status=status, conflict=error.message)
             return review_page(g.table, g.round, status=status,
                                errors={"confirm": error.message})

@@ -1,5 +1,4 @@
-"""the seats whose player confirms on their own phone this round, and the version of
-the sheet's last change that was not a confirmation
+"""the seats confirming on their own phones; the version of the last change not a confirmation
 
 Revision ID: a4c7e2b9d6f1
 Revises: f3b8d6a2c4e7
