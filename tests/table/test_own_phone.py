@@ -46,13 +46,13 @@ def test_this_is_me_names_the_player_back_is_kept_and_undone_in_one_tap(app, tnt
     name_seat(east, "S", "Bea Goldberg")
     south = phone(app, tnt)
     page = south.get().get_data(as_text=True)
-    assert page.count(">This is me<") == 4  # one a seat card, nobody chosen yet
+    assert page.count("aria-label=\"This is me: ") == 4  # one a seat, nobody chosen yet
     response = claim(south, "S")
     assert response.status_code == 303
     page = south.get().get_data(as_text=True)
     assert "This phone is Bea Goldberg&#39;s for this round." in page
     assert "Bea Goldberg, South: this phone is yours" in page
-    assert ">This is me<" not in page
+    assert "aria-label=\"This is me: " not in page
     assert east.sheet().phone_s is True
     # East's phone (another session) is nobody's, and says who has their own phone
     east_page = east.get().get_data(as_text=True)
@@ -61,7 +61,7 @@ def test_this_is_me_names_the_player_back_is_kept_and_undone_in_one_tap(app, tnt
     # undone in one tap
     assert south.post("/not-me", {"round_no": 1}).status_code == 303
     page = south.get().get_data(as_text=True)
-    assert "this phone is yours" not in page and page.count(">This is me<") == 4
+    assert "this phone is yours" not in page and page.count("aria-label=\"This is me: ") == 4
     assert east.sheet().phone_s is False
 
 
