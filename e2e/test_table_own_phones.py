@@ -134,6 +134,8 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
 
     # Where next, on each player's phone, within one poll of the submit.
     for seat in "SWN":
+        expect(phones[seat].page.get_by_text(re.compile(r"Submitted \d\d:\d\d"))
+               ).to_be_visible(timeout=WITHIN_ONE_POLL)
         where = phones[seat].page.locator("#my-next")
         expect(where).to_contain_text(re.compile(r"Next round: table \d+"),
                                       timeout=WITHIN_ONE_POLL)

@@ -206,3 +206,18 @@ def test_a_players_phone_confirms_their_round_total_and_says_where_next(app, tnt
     assert "The director has not seated round 2 yet" in page
     assert re.search(r"Next round: <strong>table \d+</strong>", page)
     assert "Round 2 starts when the director starts its clock." in page
+
+
+def test_the_players_scores_page_says_where_next_once_the_round_is_submitted(app, tnt, east):
+    for number in range(1, 5):
+        east.save(number, outcome="wall", initials="W")
+    for seat in "ESWN":
+        east.post("/initial", {"seat": seat, "round_no": 1, "version": east.version(),
+                               "request_key": secrets.token_hex(4)})
+    scores = f"/p/{tnt.code}/player/2"
+    assert 'id="my-next"' not in east.client.get(scores).get_data(as_text=True)
+    assert east.post("/submit", {"round_no": 1, "version": east.version(),
+                                 "request_key": "s1"}).status_code == 303
+    page = east.client.get(scores).get_data(as_text=True)
+    assert re.search(r'id="my-next".*Next: round 2, <strong>table \d+</strong>', page, re.S)
+    assert "The director has not seated round 2 yet" in page
