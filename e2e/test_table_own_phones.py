@@ -20,6 +20,7 @@ import re
 from playwright.sync_api import expect
 
 from e2e.conftest import WITHIN_ONE_POLL, assert_accessible, screenshot
+from e2e.test_guide_pictures import picture
 from e2e.test_table_pace import SECONDS, Table
 from e2e.test_table_round import seed
 from e2e.test_table_trust import db_games
@@ -65,6 +66,8 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
         button = phone.page.locator(f"#my-confirm-{game_no}")
         expect(button).to_have_text(f"{PLAYERS[signer]}: {points_text} is right",
                                     timeout=WITHIN_ONE_POLL)
+        if game_no == 1:
+            picture(phone.page, "own-phone")  # the table guide's picture
         phone.tap(button, phone.page.locator(".flash", has_text=f"Game {game_no} confirmed."))
 
     # Game 1: South wins a 25 thrown by West to 2 exposures; South confirms on her phone
@@ -171,3 +174,49 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
           + "; ".join(f"{seat} {sum(c.taps for c in phones[seat].parts.values())} taps"
                       for seat in "SWN")
           + f"; round ~{estimate} s ({SECONDS['tap']} s a tap)")
+
+
+def test_a_confirmation_whose_answer_is_lost_says_so_and_is_sent_again_once(live_server,
+                                                                            new_phone):
+    """Bad Wi-Fi at the player's phone: the confirmation went through but its answer was
+    lost. The phone says so at the button and sends it again by itself, with the same
+    key: one confirmation is stored, and the page then says it was confirmed."""
+    code, token = seed(live_server, "tnt")
+    with live_server.app_context():
+        import secrets
+
+        from blueprints.table.sheet_writes import save_game
+        from core.sheets import sheet_for
+        from models import Round, Table, db
+
+        table = db.session.scalar(db.select(Table).where(Table.token == token))
+        rnd = db.session.scalar(db.select(Round).where(
+            Round.tournament_id == table.tournament_id, Round.number == 1))
+        sheet = sheet_for(rnd, table)
+        save_game(table, rnd, 1, {"outcome": "mahjong", "winner": "S", "value": 25,
+                                  "discarder": "W", "exposures": 2},
+                  initials="", confirm_later="S", version=sheet.version if sheet else 1,
+                  key=secrets.token_hex(4))
+        tournament_id = table.tournament_id
+    south = new_phone()
+    south.goto(f"{live_server.url}/t/{code}/1?k={token}")
+    south.get_by_role("button", name="This is me: Bea Goldberg").click()
+    button = south.locator("#my-confirm-1")
+    expect(button).to_have_text("Bea Goldberg: 25 is right")
+    south.route("**/confirm-game?**", lambda route: (route.fetch(), route.abort())[1])
+    button.click()
+    note = south.locator("#my-view .send-note")
+    expect(note).to_contain_text("No answer from the server: the Wi-Fi may be down.")
+    expect(note).to_contain_text(re.compile("by itself.*counts (only )?once"))
+    screenshot(south, "own-phone-confirmation-not-answered", full_page=False)
+    south.unroute("**/confirm-game?**")
+    expect(south.locator("#my-confirmed-1")).to_have_text(
+        "\u2713 Game 1 confirmed (BG): 25.", timeout=12_000)  # the next resend, within 5 s
+    expect(south.locator("#my-confirm-1")).to_have_count(0)
+    expect(south.locator(".send-note")).to_have_count(0)
+    with live_server.app_context():
+        from models import AuditEvent, db
+
+        assert db.session.scalar(db.select(db.func.count()).select_from(AuditEvent).where(
+            AuditEvent.action == "game.confirm",
+            AuditEvent.tournament_id == tournament_id)) == 1

@@ -41,8 +41,9 @@ def _answer(write, message=None, from_review=False):
                                errors={"confirm": error.message})
         return answer(write, target=target, message=message, refused=refused,
                       shown=lambda: review_page(g.table, g.round))
+    # a resend after a lost answer says it again: the first answer never arrived
     return answer(write, target=target, message=message, refused=_back_to_page,
-                  shown=lambda: table_page(g.table, g.round.number))
+                  again=True, shown=lambda: table_page(g.table, g.round.number))
 
 
 @bp.post("/<code>/<int:number>/me")
