@@ -67,7 +67,8 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
         expect(button).to_have_text(f"{PLAYERS[signer]}: {points_text} is right",
                                     timeout=WITHIN_ONE_POLL)
         if game_no == 1:
-            picture(phone.page, "own-phone")  # the table guide's picture
+            signer_page = phone.page
+            picture(signer_page, "own-phone")  # the table guide's picture
         phone.tap(button, phone.page.locator(".flash", has_text=f"Game {game_no} confirmed."))
 
     # Game 1: South wins a 25 thrown by West to 2 exposures; South confirms on her phone
