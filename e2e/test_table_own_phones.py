@@ -40,7 +40,7 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
         phone = phones[seat]
         phone.part("this is me")
         phone.page.goto(url)
-        phone.tap(phone.page.get_by_role("button", name=f"This is me: {PLAYERS[seat]}"),
+        phone.tap(phone.page.get_by_role("button", name=f"This is me: {PLAYERS[seat]} ("),
                   phone.page.get_by_text(f"{PLAYERS[seat]}, "
                                          f"{dict(S='South', W='West', N='North')[seat]}: "
                                          "this phone is yours"))
@@ -201,7 +201,7 @@ def test_a_confirmation_whose_answer_is_lost_says_so_and_is_sent_again_once(live
         tournament_id = table.tournament_id
     south = new_phone()
     south.goto(f"{live_server.url}/t/{code}/1?k={token}")
-    south.get_by_role("button", name="This is me: Bea Goldberg").click()
+    south.get_by_role("button", name="This is me: Bea Goldberg (South)").click()
     button = south.locator("#my-confirm-1")
     expect(button).to_have_text("Bea Goldberg: 25 is right")
     south.route("**/confirm-game?**", lambda route: (route.fetch(), route.abort())[1])
