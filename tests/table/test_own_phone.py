@@ -170,7 +170,7 @@ def test_the_round_cannot_be_submitted_while_a_game_waits_for_its_signer(app, tn
                                       "request_key": secrets.token_hex(4)}).status_code == 303
     review = east.get("/review").get_data(as_text=True)
     assert "Game 1: waiting for Bea Goldberg." in review
-    assert 'id="confirm-game-1"' in review
+    assert 'id="waiting-confirm-1"' in review
     response = east.post("/submit", {"round_no": 1, "version": east.version(),
                                      "request_key": "s1"}, headers=HX)
     assert response.status_code == 422
