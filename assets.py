@@ -27,7 +27,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 BUNDLES = {
     "public": {
         "css": ["css/app.css", "css/clock.css", "css/calls.css", "css/table.css",
-                "css/results.css"],
+                "css/own-phone.css", "css/results.css"],
         "js": ["vendor/htmx.min.js", "js/app.js", "js/offline.js", "js/clock.js",
                "js/calls.js", "js/table.js"],
     },
@@ -37,7 +37,8 @@ BUNDLES = {
     # Its script is the players' (templates/base.html), so a phone that goes on to a
     # player's page has it already.
     "table": {
-        "css": ["css/app.css", "css/clock.css", "css/calls.css", "css/table.css"],
+        "css": ["css/app.css", "css/clock.css", "css/calls.css", "css/table.css",
+                "css/own-phone.css"],
     },
     # director.css styles bare fieldsets and legends its own way: only its pages load it.
     "director": {

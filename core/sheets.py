@@ -334,7 +334,8 @@ def add_adjustment(table: Table, round_no: int, seat: str, points: int, reason: 
     # is stale now)
     db.session.execute(
         update(Scoresheet).where(Scoresheet.id == sheet.id)
-        .values(version=Scoresheet.version + 1, updated_at=utcnow())
+        .values(version=Scoresheet.version + 1, content_version=Scoresheet.version + 1,
+                updated_at=utcnow())
         .execution_options(synchronize_session=False))
     db.session.expire(sheet)
     sheet = db.session.get(Scoresheet, sheet.id, populate_existing=True)

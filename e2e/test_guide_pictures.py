@@ -91,8 +91,10 @@ def seed_round_one(live_server, tournament_id: int) -> None:
             played = records if table.number <= 6 else records[:2]
             for number, record in enumerate(played, start=1):
                 game = Game.from_dict(record, rules)
-                entry = GameEntry(number=number, record=game.to_dict(),
-                                  signer=signer(rules, game))
+                who = signer(rules, game)
+                # confirmed by its signer as it was saved (the one-phone way)
+                entry = GameEntry(number=number, record=game.to_dict(), signer=who,
+                                  initials=who or "")
                 entry.points = score_game(rules, game)
                 sheet.games.append(entry)
             db.session.add(sheet)

@@ -58,6 +58,18 @@ class Scoresheet(db.Model):
     # The director has this table score the round on paper (no phone, no Wi-Fi): its page
     # offers no entry, and the front desk keys the sheet in.
     on_paper: Mapped[bool] = mapped_column(default=False, server_default="0")
+    # The seats whose player said "this is me" on their own phone this round: East's
+    # phone then says it waits for them. Which phone is whose is that phone's own cookie;
+    # a column a seat, so four phones claiming at once each write only their own.
+    phone_e: Mapped[bool] = mapped_column(default=False, server_default="0")
+    phone_s: Mapped[bool] = mapped_column(default=False, server_default="0")
+    phone_w: Mapped[bool] = mapped_column(default=False, server_default="0")
+    phone_n: Mapped[bool] = mapped_column(default=False, server_default="0")
+    # The version the last write that changed what the sheet says (not a player's
+    # confirmation of it) left: East's next game, entered against an older version, is
+    # still saved when only confirmations came since (players confirming on their own
+    # phones while East enters it).
+    content_version: Mapped[int] = mapped_column(default=0, server_default="0")
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
     # The games summed per seat, kept by `_keep_seat_totals` on every flush that changes a
     # game, so the standings read one row per sheet instead of every game's record: how

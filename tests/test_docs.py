@@ -91,8 +91,9 @@ def test_every_picture_of_the_guides_is_shown_somewhere():
 
 def test_the_guide_pictures_are_taken_by_the_walk():
     """Every picture the docs show from docs/pictures/ is one the guides' end-to-end walk
-    takes, so `make screenshots` brings each one up to date."""
-    walk = (ROOT / "e2e" / "test_guide_pictures.py").read_text()
+    (or another end-to-end test, through its `picture`) takes, so `make screenshots`
+    brings each one up to date."""
+    walk = "\n".join(path.read_text() for path in sorted((ROOT / "e2e").glob("test_*.py")))
     taken = set(re.findall(r"picture\(\w+, \"([\w-]+)\"", walk))
     named = {Path(target).stem for path in documents() for target in links(path)
              if "pictures/" in target and relative(target)}

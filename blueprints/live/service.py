@@ -25,6 +25,8 @@ from models import Table, Tournament, utcnow
 
 # The names of the parts, as the page sends them (data-live) and as the query carries them.
 CLOCK, PANEL, CALL = "clock", "panel", "call"
+# The review page's own part: the same version as the panel, a different part to render.
+REVIEW = "review"
 
 
 @dataclass
@@ -64,9 +66,11 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
     poll = TablePoll(table=table, tournament=tournament, state=state, call=call,
                      versions=versions)
     asked_panel = shown.get(PANEL)
-    if asked_panel and (state is None
-                        or asked_panel.split("-")[0] != str(state.round.number)):
-        poll.refresh = True
+    for asked in (asked_panel, shown.get(REVIEW)):
+        if asked and (state is None or asked.split("-")[0] != str(state.round.number)):
+            poll.refresh = True
+    if shown.get(REVIEW) and state is not None and shown[REVIEW] != state.token:
+        poll.changed.append(REVIEW)
     if not clock_service.unchanged(clock, shown.get(CLOCK), shown.get("shown")):
         poll.changed.append(CLOCK)
     # A page without the panel (entry, review) is not sent one.
@@ -148,7 +152,7 @@ def fast_unchanged(dbapi_connection, dialect, code: str, number: int, token: str
     mine = _Prefixed(row, "t_")
     panel = (f"{row.t_number}-{row.sheet_version or 1}-{row.t_clock_version}"
              f"-{round_clock(mine).state(now)}-{row.players_version}")
-    if shown.get(PANEL) and shown.get(PANEL) != panel:
+    if any(shown.get(part) and shown.get(part) != panel for part in (PANEL, REVIEW)):
         return False
     # As table_poll: the table's call, unless ended and dismissed on this phone.
     shows_call = row.call_id is not None and (

@@ -44,7 +44,8 @@ def table(code, number):
     """The table page's poll: the clock, the sheet's panel and the call bar."""
     round_no = asked_round(request.args)
     shown = {name: request.args.get(name)
-             for name in (service.CLOCK, service.PANEL, service.CALL, "shown")}
+             for name in (service.CLOCK, service.PANEL, service.REVIEW, service.CALL,
+                          "shown")}
     try:
         poll = service.table_poll(code, number, request.args.get("k"), round_no, shown,
                                   dismissed_ids(request.cookies.get(DISMISSED_COOKIE)))
@@ -70,6 +71,8 @@ def table(code, number):
         parts.append(_clock(poll.tournament, live_url))
     if service.PANEL in poll.changed:
         parts.append(live.build("table.panel", poll.table, poll.state, live_url).render())
+    if service.REVIEW in poll.changed:
+        parts.append(live.build("table.review", poll.table, poll.state, live_url).render())
     if service.CALL in poll.changed:
         parts.append(live.build("calls.table_bar", poll.table, live_url,
                                 call=poll.call).render())

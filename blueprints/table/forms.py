@@ -233,6 +233,8 @@ class GameForm(GameAnswers, VersionedForm):
     # The scores the signer's button showed (entry.scores_shown); None from a page
     # without the button.
     shown_scores = StringField("Scores shown", validators=[Optional()], default=None)
+    # East's tap that saves the game for its signer to confirm on their own phone
+    confirm_later = StringField("Confirmed on the signer's phone", validators=[Optional()])
     initials = StringField("Initials", validators=[Optional()])
     reason = TextAreaField("Reason for the change", validators=[Optional()])
 
@@ -304,6 +306,15 @@ class GameInitialForm(VersionedForm):
 
     seat = HiddenField()
     game_no = RowNumberField(validators=[Optional()])
+
+
+class ConfirmGameForm(VersionedForm):
+    """The signer's one tap confirming a game East saved for them to confirm, on their own
+    phone or on East's; `points`: what the button showed them."""
+
+    seat = HiddenField()
+    game_no = RowNumberField(validators=[Optional()])
+    points = ShownTotalField(validators=[Optional()])
 
 
 class WestCheckForm(VersionedForm):

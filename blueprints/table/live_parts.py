@@ -1,4 +1,5 @@
-"""The table's part of its page's one poll (core.live): the sheet's panel."""
+"""The table's parts of its pages' one poll (core.live): the sheet's panel on the table's
+page, the review on the review page."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from core.live import Part, register
 
 from .pages import page_context
 from .sheet_view import sheet_view
+from .table_views import review_context
 
 
 @register("table.panel")
@@ -19,5 +21,16 @@ def panel(table, state, live_url: str) -> Part:
         context = page_context(table, view, state.clock_state)
         return render_template("table/_panel.html", poll_token=state.token,
                                live_url=live_url, oob=True, **context)
+
+    return Part(version=state.token, render=render)
+
+
+@register("table.review")
+def review(table, state, live_url: str) -> Part:
+    """The review of `table`'s round as `state` has it, to swap in out of band."""
+
+    def render() -> str:
+        return render_template("table/_review.html", oob=True,
+                               **review_context(table, state.round))
 
     return Part(version=state.token, render=render)

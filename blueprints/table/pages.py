@@ -35,8 +35,9 @@ from core.table_pages import table_link
 from core.words import MAX_ROW_NUMBER
 from tournament.errors import FieldError
 
-from .forms import TimeCalledForm
-from .sheet_reads import next_tables
+from .forms import ConfirmGameForm, InitialForm, TimeCalledForm
+from .own_phone_writes import my_seat, own_phones
+from .sheet_reads import next_stop, next_tables
 
 bp = Blueprint("table", __name__, url_prefix="/t")
 
@@ -198,6 +199,35 @@ def page_context(table, view, clock_state: str | None = None, to=None) -> dict:
     if panel:
         context["next_tables"] = next_tables(rnd, table, view.seats, view.rules,
                                              view.next_seating)
+    context.update(own_phone_context(table, view, to))
+    return context
+
+
+def own_phone_context(table, view, to) -> dict:
+    """What the pages show of the players' own phones: which seat this phone is
+    (own_phone_writes.my_seat), the seats that confirm on their own phones, the games
+    still waiting for their signer, and this phone's own buttons: a game it signs, its
+    round total."""
+    me = my_seat(table, view.round.number) if view.seats else None
+    unconfirmed = [row for row in view.games if row.signer and not row.initials]
+    context = dict(
+        me=me if me in view.seats else None, own_phones=own_phones(view.sheet),
+        unconfirmed=unconfirmed,
+        confirm_forms={row.number: versioned(ConfirmGameForm, view, seat=row.signer,
+                                             game_no=row.number,
+                                             points=row.points[row.signer])
+                       for row in unconfirmed} if view.is_open else {},
+        me_url=to("table.this_is_me"), not_me_url=to("table.not_me"),
+        confirm_game_url=to("table.confirm_game"),
+        confirm_total_url=to("table.confirm_total"),
+    )
+    if context["me"] and view.panel:
+        planned = next_tables(view.round, table, view.seats, view.rules, view.next_seating)
+        context["my_next"] = next_stop(view.round, table, view.seats[me].id, planned[me])
+    if (context["me"] and view.is_open and view.complete and view.rules.round_signoff_all
+            and context["me"] not in view.signoffs):
+        context["my_total_form"] = versioned(InitialForm, view, seat=me,
+                                             total=view.totals[me])
     return context
 
 

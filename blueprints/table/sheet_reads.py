@@ -211,3 +211,36 @@ def next_tables(round_: Round, table: Table,
         else:
             answer[seat] = table_for(seat, table.number, 2, tables, movement.moves)
     return answer
+
+
+@dataclass
+class NextStop:
+    """Where one player goes next round: `table` and `seat` (None when the next round's
+    seating is not made yet: `planned` is then the table the movement gives), and when
+    that round started (None: not yet)."""
+
+    round_no: int
+    table: int | None
+    seat: str | None
+    planned: int | None
+    started_at: Any
+
+
+def next_stop(round_, table: Table, player_id: int, planned: int | None) -> NextStop | None:
+    """Player `player_id`'s table and seat in the round after `round_` (None after the
+    last round), read from the next round's stored seating; `planned`: next_tables'
+    answer for them, said as planned when that seating is not stored yet."""
+    tournament = table.tournament
+    if round_.number >= tournament.rounds:
+        return None
+    found = db.session.execute(
+        select(Round.started_at, Table.number, Seating.seat)
+        .select_from(Round)
+        .outerjoin(Seating, (Seating.round_id == Round.id) & (Seating.player_id == player_id))
+        .outerjoin(Table, Table.id == Seating.table_id)
+        .where(Round.tournament_id == tournament.id, Round.number == round_.number + 1)
+    ).first()
+    if found is None or found.number is None:
+        return NextStop(round_.number + 1, None, None, planned,
+                        found.started_at if found else None)
+    return NextStop(round_.number + 1, found.number, found.seat, None, found.started_at)

@@ -104,7 +104,7 @@ def sheet_write(function):
 
 
 def begin_write(sheet: Scoresheet, version: int | None, key: str | None, *,
-                 locked: str | None = LOCKED) -> Scoresheet:
+                 locked: str | None = LOCKED, confirmation: bool = False) -> Scoresheet:
     """Bump the version if it is still `version` (None or 0: a form without one, always
     stale) and claim the request key. Raises StaleSheet, Replay, or (with `locked`) a
     409 SheetError when the sheet is no longer open. Returns the sheet as it now stands.
@@ -112,12 +112,18 @@ def begin_write(sheet: Scoresheet, version: int | None, key: str | None, *,
     Every caller has found the key not applied (sheet_and_key) in this unit: a send of
     the same request committed since then bumped this sheet's version (the key is bound
     to this sheet), so the bump below fails for this one; the key's unique row is the
-    last guard (core.writes: the commit's IntegrityError becomes a Replay)."""
+    last guard (core.writes: the commit's IntegrityError becomes a Replay).
+
+    `confirmation`: a player's confirmation of what the sheet says, which changes none
+    of it; every other write also moves Scoresheet.content_version."""
     sheet_id = sheet.id
     now = utcnow()
+    values = dict(version=Scoresheet.version + 1, updated_at=now)
+    if not confirmation:
+        values["content_version"] = Scoresheet.version + 1
     result = db.session.execute(
         update(Scoresheet).where(Scoresheet.id == sheet_id, Scoresheet.version == (version or 0))
-        .values(version=Scoresheet.version + 1, updated_at=now)
+        .values(**values)
         .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:
@@ -132,6 +138,8 @@ def begin_write(sheet: Scoresheet, version: int | None, key: str | None, *,
         # since; only the bump's own columns are new.
         set_committed_value(sheet, "version", version + 1)
         set_committed_value(sheet, "updated_at", now)
+        if not confirmation:
+            set_committed_value(sheet, "content_version", version + 1)
     else:
         db.session.expire(sheet)
         sheet = db.session.get(Scoresheet, sheet_id, populate_existing=True)
@@ -224,12 +232,15 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
               initials: str, note: str = "", version: int | None, key: str | None,
               actor: str = "", user: User | None = None, reason: str = "",
               director: bool = False, expect_new: bool = False,
-              signed_by: str | None = None) -> Scoresheet:
+              signed_by: str | None = None, confirm_later: str | None = None) -> Scoresheet:
     """Save game `number` (the next game, or a correction of an entered one).
 
     The signer confirms with a tap on their own button (`signed_by`: their seat, which
     must be the seat that signs the game as it is now); their initials come from their
     name. Typed `initials` are taken as they are (a paper sheet keyed in).
+    `confirm_later` (the signer's seat): East saves the game to be confirmed on the
+    signer's own phone (blueprints.table.own_phone_writes.confirm_game); it has no
+    initials until then, and the round cannot be submitted without them.
 
     Checks the record under the tournament's rules (InvalidGame), the signer's initials
     (SheetError), the version (StaleSheet) and the key (Replay); then stores the game
@@ -270,6 +281,11 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     if director:
         initials = printable(initials, "initials", "The initials")[:8] \
             or (existing.initials if existing else "")
+    elif confirm_later and not (initials or "").strip():
+        if confirm_later != who_signs:
+            raise SheetError("sign", "The answers changed since the button was shown: "
+                             "check the scores again, then tap it again.")
+        initials = ""
     else:
         if not (initials or "").strip() and signed_by:
             if signed_by != who_signs:
@@ -279,6 +295,13 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
             initials = player_initials(seats_of(round_, table).get(who_signs), who_signs)
         initials = check_initials(initials, missing=lambda: _hand_the_phone(
             round_, table, who_signs, number))
+    if (expect_new and not director and version and version < sheet.version
+            and (sheet.content_version or 0) <= version
+            and len(sheet.games) + 1 == number):
+        # Only confirmations came since the form was shown (players confirming on their
+        # own phones while East entered this game): nothing this game depends on. The
+        # bump still fails if anything changes the sheet from here on.
+        version = sheet.version
     sheet = begin_write(sheet, version, key, locked=None if director else SUBMITTED)
     count = len(sheet.games)
     if number < 1 or number > min(count + 1, tournament.games_per_round):

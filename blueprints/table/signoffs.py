@@ -37,13 +37,14 @@ def _every_game_entered(sheet: Scoresheet, table: Table, field: str, message: st
 @sheet_write
 def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
                version: int | None, key: str | None,
-               shown_total: int | None = None) -> Scoresheet:
+               shown_total: int | None = None, where: str = "") -> Scoresheet:
     """A player's initials beside their round total (every game must be entered).
 
     The initials confirm `shown_total`, the total the page showed them. When the sheet
     changed since (the usual case: the other players initialling at the same moment on
     their own phones), they still apply if that total stands; if it does not, they are
-    refused at the player's box with the total as it now is."""
+    refused at the player's box with the total as it now is. `where`: which phone, for
+    the audit row ("on their own phone")."""
     if seat not in SEATS:
         raise SheetError("seat", "Choose your seat.")
     sheet, key = sheet_and_key(round_, table, key, "initial", seat)
@@ -59,7 +60,7 @@ def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
                              status=409)
         # the bump below still fails if anything changes the sheet from here on
         version = sheet.version
-    sheet = begin_write(sheet, version, key)
+    sheet = begin_write(sheet, version, key, confirmation=True)
     _every_game_entered(sheet, table, f"initials_{seat}", "Enter every game first (or record "
                         "the rest as time called), then initial the round total.")
     current = next((s for s in sheet.signoffs if s.seat == seat), None)
@@ -71,7 +72,7 @@ def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
     record("round.initial", tournament_id=table.tournament_id, subject=subject_of(sheet),
            before={"seat": seat, "initials": before},
            after={"seat": seat, "initials": initials, "total": stored_totals(sheet)[seat]},
-           actor=table_actor(table.number, seat))
+           actor=table_actor(table.number, seat) + (f", {where}" if where else ""))
     return sheet
 
 
@@ -90,7 +91,7 @@ def initial_game(table: Table, round_: Round, number: int, seat: str, *,
                          "game when it is saved.", status=409)
     sheet, key = sheet_and_key(round_, table, key, "game-initial", number, seat,
                                games=True)
-    sheet = begin_write(sheet, version, key)
+    sheet = begin_write(sheet, version, key, confirmation=True)
     entry = next((e for e in sheet.games if e.number == number), None)
     if entry is None:
         raise SheetError("game", f"Game {number} is not entered yet.")
@@ -114,7 +115,7 @@ def west_check(table: Table, round_: Round, *, version: int | None,
         raise SheetError("west", f"{rules.short_name} rules do not ask West to check the "
                          "sheet.")
     sheet, key = sheet_and_key(round_, table, key, "west-check")
-    sheet = begin_write(sheet, version, key)
+    sheet = begin_write(sheet, version, key, confirmation=True)
     _every_game_entered(sheet, table, "west", "Enter every game first (or record the rest "
                         "as time called), then West checks the sheet.")
     initials = player_initials(seats_of(round_, table).get("W"), "W")
@@ -147,6 +148,14 @@ def submit_sheet(table: Table, round_: Round, *, version: int | None,
             who = ("Every player initials every game first" if rules.game_signoff == "all"
                    else "The player across checks every score first")
             raise SheetError("submit", f"{who}. Still to initial: {'; '.join(unsigned)}.")
+    unconfirmed = [e for e in sheet.games if e.signer and not e.initials]
+    if unconfirmed:
+        seats = seats_of(round_, table)
+        waiting = "; ".join(f"game {e.number} ("
+                            f"{seats[e.signer].name if e.signer in seats else e.signer})"
+                            for e in unconfirmed)
+        raise SheetError("submit", "Every game is confirmed by its signer first. Still to "
+                         f"confirm: {waiting}.")
     if rules.west_checks_sheet and sheet.west_checked_at is None:
         raise SheetError("submit", "West checks East's sheet first: West, tap \u201cI "
                          "checked East's sheet\u201d above.")

@@ -24,6 +24,7 @@ from .forms import (
     TimeCalledForm,
     WestCheckForm,
 )
+from .own_phone_writes import own_phones
 from .pages import (
     CONFLICT,
     answer,
@@ -116,6 +117,7 @@ def entry_context(table, view, form, *, refused=None, conflict=None, director=Fa
         **entry_html.wizard(form, view.seats, rules, state.plan, state.errors,
                             outcome_choices(rules), penalty_kinds(rules)),
         conflict=conflict, conflict_game=conflict_game, director=director,
+        own_phones=set() if director else own_phones(view.sheet),
         save_url=save_url or to("table.save_game"),
         preview_url=preview_url or to("table.preview_game"),
         back_url=to("table.page"),
@@ -224,10 +226,13 @@ def save_game(code, number):
     return answer(lambda: sheet_writes.save_game(
         table, rnd, form.game_no.data or 0, form.record(rules),
         initials=form.initials.data or "", note=form.note.data or "",
-        signed_by=form.signed_by.data or None, **sent(form),
+        signed_by=form.signed_by.data or None, confirm_later=form.confirm_later.data or None,
+        **sent(form),
         expect_new=form.entered_as.data != "correction"),
         target=link("table.page", table, rnd.number),
-        message=f"Game {form.game_no.data} saved.", refused=refused, again=True,
+        message=f"Game {form.game_no.data} saved." + (
+            " Its signer confirms it on their own phone." if form.confirm_later.data else ""),
+        refused=refused, again=True,
         shown=lambda: table_page(table, rnd.number))
 
 
@@ -235,6 +240,13 @@ def save_game(code, number):
 
 
 def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=None):
+    context = review_context(table, rnd, errors=errors, conflict=conflict, forms=forms)
+    return render_page_or_partial("table/review.html", "table/_review.html", status=status,
+                                  **context)
+
+
+def review_context(table, rnd, *, errors=None, conflict=None, forms=None) -> dict:
+    """The review's context (its page, and its part of the page's poll: live_parts)."""
     view = sheet_view(table, rnd)
     forms = forms or {}
     initial_forms = {}
@@ -264,9 +276,10 @@ def review_page(table, rnd, *, status=200, errors=None, conflict=None, forms=Non
         initial_url=to("table.initial"),
         submit_url=to("table.submit"),
         live_url=to("live.table"),
+        # an open sheet's review follows the players' confirmations from their phones
+        review_token=sheets.poll_state(table, rnd.number).token if view.is_open else None,
     )
-    return render_page_or_partial("table/review.html", "table/_review.html", status=status,
-                                  **context)
+    return context
 
 
 def review_again(error_key: str | None = None, forms=None):

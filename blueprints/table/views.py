@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from . import desk_views, staff_views, table_views
+from . import desk_views, own_phone, staff_views, table_views
 from .pages import bp
 
-__all__ = ["bp", "desk_views", "staff_views", "table_views"]
+__all__ = ["bp", "desk_views", "own_phone", "staff_views", "table_views"]

@@ -43,8 +43,23 @@ def test_the_table_page_polls_once_for_its_three_live_parts(east):
     assert 'hx-swap="none"' in poller
 
 
-@pytest.mark.parametrize("path", ["/game", "/review"])
-def test_the_entry_and_review_pages_poll_once_for_the_clock_and_the_call_bar(east, path):
+def test_the_review_polls_once_for_the_clock_the_call_bar_and_itself(east):
+    """The review follows the players' confirmations from their own phones: its part
+    comes back (out of band) when the sheet changed, and not otherwise."""
+    east.save(1, outcome="wall")
+    html = east.get("/review", r=1).get_data(as_text=True)
+    shown = live_parts(html)
+    assert set(shown) == {"clock", "call", "review"} and html.count('hx-trigger="every') == 1
+    assert poll(east, shown, r=1).status_code == 204
+    east.save(2, outcome="wall")
+    answer = poll(east, shown, r=1).get_data(as_text=True)
+    assert set(live_parts(answer)) == {"review"}
+    assert '<div id="review" class="review" hx-swap-oob="true">' in answer
+    assert "2 of 4 games entered" in answer
+
+
+@pytest.mark.parametrize("path", ["/game"])
+def test_the_entry_pages_poll_once_for_the_clock_and_the_call_bar(east, path):
     html = east.get(path, r=1).get_data(as_text=True)
     shown = live_parts(html)
     assert set(shown) == {"clock", "call"} and html.count('hx-trigger="every') == 1

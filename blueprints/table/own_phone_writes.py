@@ -1,0 +1,134 @@
+"""A player's own phone at the table: "this is me" (which seat this phone is, kept in
+the phone's own session cookie for this table and round, and marked on the sheet so East's
+phone knows to wait for it), and the confirmation of a game the player signs, from their
+own phone or on East's.
+
+The phone's seat gives it no more trust than a tap on East's phone: anyone holding the
+table's link may tap any name there too. It only chooses what the phone shows and what
+the audit row says ("on their own phone"). Nothing is kept in a worker's memory: the
+choice is the phone's cookie, the mark a column of the sheet."""
+
+from __future__ import annotations
+
+from flask import session
+from sqlalchemy import update
+
+from blueprints.common import points_text
+from core.sheets import ensure_sheet, subject_of
+from core.words import SEAT_NAMES, SEATS, table_actor
+from core.writes import write
+from models import Round, Scoresheet, Table, db, record
+
+from .sheet_reads import seats_of
+from .sheet_writes import (
+    SheetError,
+    begin_write,
+    player_initials,
+    sheet_and_key,
+    sheet_write,
+)
+
+# The session's key: [table id, round number, seat] of the one seat this phone is.
+AT_TABLE = "at_table"
+ON_OWN_PHONE = "on their own phone"
+ON_EAST_PHONE = "on East's phone"
+
+
+def my_seat(table: Table, round_no: int) -> str | None:
+    """The seat this phone said it is at this table in this round, or None."""
+    mine = session.get(AT_TABLE)
+    if (isinstance(mine, list) and len(mine) == 3 and mine[0] == table.id
+            and mine[1] == round_no and mine[2] in SEATS):
+        return mine[2]
+    return None
+
+
+def phone_column(seat: str):
+    return getattr(Scoresheet, f"phone_{seat.lower()}")
+
+
+def own_phones(sheet) -> set[str]:
+    """The seats whose player said "this is me" on their own phone (a sheet row)."""
+    if sheet is None:
+        return set()
+    return {seat for seat in SEATS if getattr(sheet, f"phone_{seat.lower()}", False)}
+
+
+@write(retry=True)
+def claim_seat(table: Table, round_: Round, seat: str) -> None:
+    """This phone is `seat`'s: kept in the session, marked on the sheet. One column a
+    seat, set without reading it first: four phones claiming at once each write theirs.
+    The sheet's version is not bumped: nothing East entered changed, and a bump would
+    make East's open entry stale."""
+    if seat not in SEATS or seat not in seats_of(round_, table):
+        raise SheetError("seat", "Choose your own name.")
+    previous = my_seat(table, round_.number)
+    sheet = ensure_sheet(round_, table)
+    values = {phone_column(seat).key: True}
+    if previous and previous != seat:
+        values[phone_column(previous).key] = False
+    db.session.execute(update(Scoresheet).where(Scoresheet.id == sheet.id).values(**values)
+                       .execution_options(synchronize_session=False))
+    record("seat.own_phone", tournament_id=table.tournament_id, subject=subject_of(sheet),
+           before={"seat": previous}, after={"seat": seat},
+           actor=f"{table_actor(table.number, seat)}, {ON_OWN_PHONE}")
+    session[AT_TABLE] = [table.id, round_.number, seat]
+
+
+@write(retry=True)
+def release_seat(table: Table, round_: Round) -> None:
+    """"Not me": this phone is nobody's at this table again."""
+    seat = my_seat(table, round_.number)
+    session.pop(AT_TABLE, None)
+    if seat is None:
+        return
+    sheet = ensure_sheet(round_, table)
+    db.session.execute(update(Scoresheet).where(Scoresheet.id == sheet.id)
+                       .values(**{phone_column(seat).key: False})
+                       .execution_options(synchronize_session=False))
+    record("seat.own_phone", tournament_id=table.tournament_id, subject=subject_of(sheet),
+           before={"seat": seat}, after={"seat": None},
+           actor=f"{table_actor(table.number, seat)}, {ON_OWN_PHONE}")
+
+
+@sheet_write
+def confirm_game(table: Table, round_: Round, number: int, seat: str, *,
+                 shown_points: int | None, version: int | None, key: str | None,
+                 own_phone: bool) -> Scoresheet:
+    """The signer of game `number` confirms its scores (East saved it to be confirmed on
+    the signer's own phone): their initials, from their name, go beside the game.
+
+    The first confirmation wins: a second one (the other phone, or East's) is told it was
+    given already, and changes nothing. Like the round's initials, a confirmation still
+    applies when the sheet changed since the button was shown (East entering the next
+    game meanwhile) if the points it confirms still stand."""
+    if seat not in SEATS:
+        raise SheetError("seat", "Choose your seat.")
+    sheet, key = sheet_and_key(round_, table, key, "confirm-game", number, seat, games=True)
+    entry = next((e for e in sheet.games if e.number == number), None)
+    if entry is None:
+        raise SheetError("confirm", f"Game {number} is not entered yet.", status=409)
+    if entry.initials:
+        raise SheetError("confirm", f"Game {number} is already confirmed ({entry.initials}). "
+                         "Nothing more to do.", status=409)
+    if entry.signer != seat:
+        raise SheetError("confirm", f"Game {number} was changed: "
+                         f"{SEAT_NAMES.get(entry.signer or '', 'nobody')} signs it now.",
+                         status=409)
+    if version != sheet.version:
+        if shown_points is None or entry.points[seat] != shown_points:
+            raise SheetError("confirm", f"Game {number} was changed meanwhile: your points "
+                             f"are now {points_text(entry.points[seat]) or 'X'}. Check "
+                             "them, then confirm again.", status=409)
+        # the bump below still fails if anything changes the sheet from here on
+        version = sheet.version
+    sheet = begin_write(sheet, version, key, confirmation=True)
+    initials = player_initials(seats_of(round_, table).get(seat), seat)
+    entry.initials = initials
+    where = ON_OWN_PHONE if own_phone else ON_EAST_PHONE
+    record("game.confirm", tournament_id=table.tournament_id, subject=subject_of(sheet),
+           before={"game": number, "initials": ""},
+           after={"game": number, "initials": initials, "points": entry.points[seat],
+                  "where": where},
+           actor=f"{table_actor(table.number, seat)}, {where}")
+    return sheet
