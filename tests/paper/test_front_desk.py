@@ -334,6 +334,7 @@ def test_the_desks_initialled_tick_shows_on_the_players_page(client, director, p
     # city-mahj: the winner initials each game; hidden-tile asks for no initials at all.
     # Either way the desk's tick that the paper is initialled is what the player sees.
     tournament = make_tournament(director, players=8, rounds=2, preset=preset)
+    paper(tournament, director, True)
     page = client.get(url(tournament)).get_data(as_text=True)
     before = client.get(f"/p/{tournament.code}/player/1").get_data(as_text=True)
     assert "initialled on the paper sheet" not in before
