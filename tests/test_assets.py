@@ -75,7 +75,7 @@ def test_a_page_loads_one_stylesheet_and_one_script(client, east, path, bundle, 
         assert url.endswith(f"?v={digest}")  # a new file, a new URL
 
 
-def test_the_table_pages_first_visit_fits_in_30_kb_compressed(app, east):
+def test_the_table_pages_first_visit_stays_within_its_bound_compressed(app, east):
     # A player's phone: nobody signed in.
     east.client = app.test_client()
     gz = {"Accept-Encoding": "gzip, deflate"}
