@@ -5,11 +5,10 @@ round 1 seated from those here; the late one arrives while round 1 is played and
 table of her own in round 2 with three substitutes; three rounds played; the exported
 standings rank every real player above every player without a game.
 
-Her rules and her movement are set in two functions below (`her_rules`, `her_movement`):
-today an edited preset and the app's own East-stays movement; when a blank rule set and
-each seat's own move are there, only those two change. The games are stored through the
-scoring service (each table's own entry has its own tests); everything the director does
-is done on the page."""
+Her rules start from a blank rule set under her event's name (`her_rules`) and her
+movement is her sheet's East-moves-up-one pattern, chosen after its schedule is shown
+(`her_movement`). The games are stored through the scoring service (each table's own
+entry has its own tests); everything the director does is done on the page."""
 
 from __future__ import annotations
 
@@ -42,18 +41,27 @@ CRAK_YOUR_BAGS = {"self_pick_bonus": 10, "jokerless_bonus": 20, "wall_game_point
 
 
 def her_rules(page, live_server, tournament_id):
-    """Her numbers on the rules page of the closest preset."""
+    """Her own rule set, from a blank one: her event's name and her sheet's numbers."""
     page.goto(f"{live_server.url}/director/t/{tournament_id}/rules")
+    page.get_by_label("Start again from the rule set").select_option("blank")
+    page.get_by_role("button", name="Use this rule set").click()
+    expect(page.locator("#rules-lead")).to_contain_text("A blank rule set")
+    page.get_by_label("Your rule set's name", exact=True).fill("Crak Your Bags")
     for name, value in CRAK_YOUR_BAGS.items():
         page.locator(f"#{name}").fill(str(value))
     page.get_by_role("button", name="Save the rules").click()
-    expect(page.get_by_text(re.compile("saved", re.I)).first).to_be_visible()
+    expect(page.locator("#rules-lead")).to_contain_text("Crak Your Bags rules")
 
 
 def her_movement(page, live_server, tournament_id):
-    """Her sheet: "East moves up 1 table. West moves up 2". Until each seat's move can be
-    set, the app's own East-stays movement stands in (the seating follows it the same
-    way: a late table moves with the others)."""
+    """Her sheet: "East moves up 1 table", West up 2 (the named pattern), chosen after
+    seeing its schedule."""
+    page.goto(f"{live_server.url}/director/t/{tournament_id}/seating")
+    page.get_by_label("How players move after each round").select_option("east-up-one")
+    page.get_by_role("button", name="Show the schedule").click()
+    expect(page.locator("#movement-preview")).to_contain_text("East moves up 1 table")
+    page.get_by_role("button", name="Use this movement").click()
+    expect(page.locator("#movement-now")).to_contain_text("East moves up 1 table")
 
 
 def games_for(table_no, round_no):
