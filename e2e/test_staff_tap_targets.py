@@ -43,9 +43,10 @@ def staff_pages(tournament_id):
             f"/t/director/{t}/1/1/desk"]
 
 
-def in_play(live_server, code) -> int:
+def in_play(live_server, code) -> tuple[int, int]:
     """A game saved at table 1 and a call open from table 2: the pages show their rows.
-    Returns the call's id."""
+    Returns the call's id and the id of one of the tournament's players (ids are shared by
+    every tournament in the database, so not 1)."""
     from blueprints.calls.table_calls import place_call
     from blueprints.table.sheet_writes import save_game
     from core.rounds import round_row
@@ -56,17 +57,17 @@ def in_play(live_server, code) -> int:
         save_game(tournament.tables[0], round_row(tournament, 1), 1, {"outcome": "wall"},
                   initials="CC", version=1, key="tap-targets")
         call, _ = place_call(tournament.tables[1], note="a ruling, please")
-        return call.id
+        return call.id, tournament.players[0].id
 
 
 def test_every_link_and_button_on_the_staff_pages_is_a_44_px_target(live_server, page):
     code, _, tournament_id, email, password = seed(live_server, "tnt", with_director=True)
     start_round_one(live_server, code)
-    call_id = in_play(live_server, code)
+    call_id, player_id = in_play(live_server, code)
     sign_in(page, live_server, email, password)
     small = {}
     for path in [*staff_pages(tournament_id), f"/calls/director/{tournament_id}/{call_id}",
-                 f"/director/t/{tournament_id}/players/1"]:
+                 f"/director/t/{tournament_id}/players/{player_id}"]:
         response = page.goto(live_server.url + path)
         assert response.status == 200, path
         found = page.evaluate(MEASURE, SMALLEST)
