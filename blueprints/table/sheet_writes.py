@@ -295,6 +295,12 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
             initials = player_initials(seats_of(round_, table).get(who_signs), who_signs)
         initials = check_initials(initials, missing=lambda: _hand_the_phone(
             round_, table, who_signs, number))
+    if (director and existing is not None and existing.record == clean
+            and existing.initials == initials and existing.note == (note or "").strip()[:280]):
+        # Saved as it stands: nothing to write, and no new version that would tell the
+        # table's phones "someone changed this sheet".
+        raise SheetError("game", f"Nothing changed: game {number} is as it was, so nothing "
+                         "was saved. Change an answer to amend it, or go back to the sheet.")
     if (expect_new and not director and version and version < sheet.version
             and (sheet.content_version or 0) <= version
             and len(sheet.games) + 1 == number):

@@ -216,3 +216,23 @@ def test_add_adjustment_finds_a_sheet_the_table_created_meanwhile(app, east, dir
     assert east.sheet().games[0].points["N"] == 0
     assert db.session.scalar(db.select(db.func.count()).select_from(Scoresheet)) == 1
     assert db.session.scalar(db.select(AuditEvent).where(AuditEvent.action == "call.resolve"))
+
+
+def test_an_amendment_that_changes_nothing_is_refused_and_keeps_the_version(client, east, tnt):
+    """A director who opens a game and saves it as it was (with a reason) changes nothing:
+    the sheet keeps its version, so the table's phones are not told "someone changed this
+    sheet", and the director is told plainly that nothing was saved."""
+    east.save(1, outcome="mahjong", winner="S", value="30", win_by="self")
+    sheet = east.sheet()
+    version, initials = sheet.version, sheet.games[0].initials
+    data = staff_form(east, outcome="mahjong", winner="S", value="30", win_by="self",
+                      initials=initials, reason="Checked at the table: it stands")
+    response = client.post(sheet_url(tnt, tail="/game/1"), data=data)
+    assert response.status_code == 422
+    assert "Nothing changed" in response.get_data(as_text=True)
+    sheet = east.sheet()
+    assert sheet.version == version and sheet.amend_reason == ""
+    assert sheet.games[0].ruled_at is None
+    data.update(value="35", request_key=secrets.token_urlsafe(8))
+    assert client.post(sheet_url(tnt, tail="/game/1"), data=data).status_code == 303
+    assert east.sheet().version > version
