@@ -104,7 +104,8 @@ def confirm_game(table: Table, round_: Round, number: int, seat: str, *,
     game meanwhile) if the points it confirms still stand."""
     if seat not in SEATS:
         raise SheetError("seat", "Choose your seat.")
-    sheet, key = sheet_and_key(round_, table, key, "confirm-game", number, seat, games=True)
+    sheet, key = sheet_and_key(round_, table, key, "confirm-game", number, seat, games=True,
+                               content=[shown_points])
     entry = next((e for e in sheet.games if e.number == number), None)
     if entry is None:
         raise SheetError("confirm", f"Game {number} is not entered yet.", status=409)

@@ -47,7 +47,8 @@ def sign_round(table: Table, round_: Round, seat: str, initials: str, *,
     the audit row ("on their own phone")."""
     if seat not in SEATS:
         raise SheetError("seat", "Choose your seat.")
-    sheet, key = sheet_and_key(round_, table, key, "initial", seat)
+    sheet, key = sheet_and_key(round_, table, key, "initial", seat,
+                               content=[(initials or "").strip(), shown_total])
     if not (initials or "").strip():  # the player's one tap on their own button
         initials = player_initials(seats_of(round_, table).get(seat), seat)
     initials = check_initials(initials, f"initials_{seat}")

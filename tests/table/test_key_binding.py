@@ -35,3 +35,20 @@ def test_the_same_key_with_other_answers_is_refused_in_plain_words(east):
              "version": east.version()}
     assert east.post("/game", again).status_code == 303
     assert east.sheet().games[0].record["dead"] == ["N"]
+
+
+def test_a_round_initial_resent_with_other_initials_is_refused_and_keeps_the_first(east):
+    """The round's initials are bound to their key too: typed initials sent again under the
+    first key with other letters are refused, not answered "initialled" while the first
+    letters stay."""
+    from tests.table.test_round import play_round
+
+    play_round(east)
+    data = {"round_no": 1, "version": east.version(), "request_key": "initial-key",
+            "seat": "S", "initials": "BG"}
+    assert east.post("/initial", data).status_code == 303
+    assert east.post("/initial", data).status_code == 303  # a true resend: applied once
+    response = east.post("/initial", {**data, "initials": "XY"})
+    assert response.status_code == 409
+    assert ANSWERED in response.get_data(as_text=True)
+    assert {s.seat: s.initials for s in east.sheet().signoffs} == {"S": "BG"}
