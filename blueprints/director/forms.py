@@ -81,7 +81,10 @@ class TournamentForm(Form):
     ends_on = PlainDateField("Last day", validators=[Optional()])
     venue = StringField("Venue", validators=[
         Length(max=200, message="Keep the venue under 200 characters.")])
-    preset = SelectField("Rule set", choices=preset_choices())
+    # A blank set is started on the rules page, where its numbers are filled in: the
+    # tournament is created on TNT's until she saves her own (blueprints.director).
+    preset = SelectField("Rule set", choices=[
+        *preset_choices(), SelectChoice(BLANK_KEY, "A blank rule set: my own numbers")])
     rounds = WholeNumberField("Rounds", validators=[
         InputRequired("Please say how many rounds."),
         NumberRange(1, 40, "Rounds must be between 1 and 40.")])

@@ -31,6 +31,10 @@ from . import staff as staff_rows
 from .blueprint import Saving, bp
 from .common import SetupError
 
+# A blank rule set is filled in on the rules page: until she saves it the new tournament
+# plays TNT's (the house's default), and its to-do says the rules are not checked yet.
+BLANK_START_FROM = "tnt"
+
 
 @bp.get("/")
 def home():
@@ -52,14 +56,21 @@ def new_tournament():
         form.preset.data = "tnt"
         form.rounds.data = 3
     if form.validate_on_submit():
+        blank = form.preset.data == BLANK_KEY
         with Saving(form):
             tournament = tournaments.create_tournament_from_form(
-                current_user, name=form.name.data, preset=form.preset.data,
+                current_user, name=form.name.data,
+                preset=BLANK_START_FROM if blank else form.preset.data,
                 rounds=form.rounds.data, starts_on=form.starts_on.data,
                 ends_on=form.ends_on.data, venue=form.venue.data or "",
                 games_per_round=form.games_per_round.data,
                 round_minutes=form.round_minutes.data, prize_places=form.prize_places.data,
                 sessions=form.sessions.data or "", mini=form.mini_range(form.preset.data))
+            if blank:
+                flash(f"Created {tournament.name}. Next: your own rules. Fill in your "
+                      "sheet's numbers and give your rules a name, then save them.")
+                return redirect(url_for("director.rules", tournament_id=tournament.id,
+                                        start=BLANK_KEY))
             flash(f"Created {tournament.name}. Next: add the players.")
             return redirect(url_for("director.tournament", tournament_id=tournament.id))
     status = 422 if form.is_submitted() else 200

@@ -182,3 +182,24 @@ def test_a_blank_rule_set_cannot_replace_rules_that_are_fixed(client, tournament
     db.session.expire_all()
     assert tournament.rules == before and tournament.preset == "tnt"
     assert db.session.get(Tournament, tournament.id).rules_checked_at is None
+
+
+def test_a_new_tournament_can_start_from_a_blank_rule_set(client, director):
+    """Creating her event, she picks "a blank rule set" and lands on it to fill in, not on a
+    preset she must first find and blank out."""
+    page = client.get("/director/new").get_data(as_text=True)
+    assert "A blank rule set: my own numbers" in page
+    response = client.post("/director/new", data={
+        "name": "Crak Your Bags Fall Classic", "preset": "blank", "rounds": "3",
+        "prize_places": "3"})
+    assert response.status_code == 302 and "start=blank" in response.location
+    tournament = db.session.scalar(db.select(Tournament))
+    assert tournament.rules_checked_at is None  # the to-do says so until she saves
+    body = client.get(response.location).get_data(as_text=True)
+    assert 'name="start" type="hidden" value="blank"' in body
+    assert "Next: your own rules" in body
+    response = client.post(rules_url(tournament), data=blank_data(
+        tournament, rule_set_name="Crak Your Bags", **BLANK_NUMBERS))
+    assert response.status_code == 302
+    db.session.expire_all()
+    assert tournament.preset == "blank" and tournament.rules["name"] == "Crak Your Bags"
