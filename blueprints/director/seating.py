@@ -22,8 +22,10 @@ from core.rounds import (
 from core.words import SEATS
 from core.writes import write
 from models import (
+    DirectorCall,
     Player,
     Round,
+    Scoresheet,
     Seating,
     Substitution,
     Table,
@@ -76,6 +78,7 @@ def seat_round_one(
     db.session.execute(delete(Round).where(Round.tournament_id == tournament.id, ~PLAYED))
     db.session.flush()
     db.session.expire(tournament, ["round_list"])
+    _drop_spare_tables(tournament, table_count)
     tournament.seating_method, tournament.seating_seed = method, seed
     tables = {t.number: t for t in tournament.tables}
     rnd = Round(tournament=tournament, number=1, duration_seconds=tournament.round_minutes * 60)
@@ -88,6 +91,24 @@ def seat_round_one(
     audit(tournament, user, "seating.round1", f"round:{rnd.id}",
           after={"method": method, "seed": seed, "tables": table_count})
     return rnd
+
+
+def _drop_spare_tables(tournament: Tournament, count: int) -> None:
+    """After a redraw for fewer players (the no-shows withdrawn), the tables beyond the
+    new count would print a card and show a page that seats nobody. Those with nothing
+    of their own (no sheet, no call: none is played) go; a later table that joins is
+    made again with a new link."""
+    spare = [t.id for t in tournament.tables if t.number > count]
+    if not spare:
+        return
+    kept = set(db.session.scalars(select(Scoresheet.table_id).where(
+        Scoresheet.table_id.in_(spare)))) | set(db.session.scalars(select(
+            DirectorCall.table_id).where(DirectorCall.table_id.in_(spare))))
+    gone = [table_id for table_id in spare if table_id not in kept]
+    if gone:
+        db.session.execute(delete(Table).where(Table.id.in_(gone)))
+        db.session.flush()
+        db.session.expire(tournament, ["tables"])
 
 
 def ensure_tables(tournament: Tournament, count: int) -> None:

@@ -269,3 +269,22 @@ def test_no_redraw_once_a_player_is_replaced_from_a_later_round(client, tourname
     response = client.post(f"/director/t/{tournament.id}/seating", data={"method": "draw"})
     assert response.status_code == 422
     assert "replaced from round 2" in response.get_data(as_text=True)
+
+
+def test_a_redraw_for_fewer_players_leaves_no_table_that_seats_nobody(client, director):
+    """Round 1 drawn for 32 players, then four are withdrawn as no-shows and it is drawn
+    again: 7 tables, and no eighth card to print whose page would seat nobody."""
+    tournament = make_tournament(director, players=32, seated=False)
+    client.post(f"/director/t/{tournament.id}/seating", data={"method": "draw", "seed": "5"})
+    assert len(tournament.tables) == 8
+    for player in sorted(tournament.players, key=lambda p: p.number)[-4:]:
+        player.withdrawn_from_round = 1
+    db.session.commit()
+    response = client.post(f"/director/t/{tournament.id}/seating",
+                           data={"method": "draw", "seed": "6"})
+    assert response.status_code == 302
+    db.session.expire_all()
+    assert sorted(t.number for t in tournament.tables) == list(range(1, 8))
+    assert {table for table, _ in seats_of(tournament, 1)} == set(range(1, 8))
+    cards = client.get(f"/director/t/{tournament.id}/cards").get_data(as_text=True)
+    assert 'id="table-7"' in cards and 'id="table-8"' not in cards
