@@ -3,7 +3,17 @@ round review with the players' initials and West's check, and submitting."""
 
 from __future__ import annotations
 
-from flask import abort, flash, g, make_response, redirect, render_template, request
+from flask import (
+    abort,
+    current_app,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+)
+from sqlalchemy.exc import SQLAlchemyError
 
 from blueprints.common import link, render_page_or_partial, table_links, wants_partial
 from core import sheets
@@ -186,7 +196,13 @@ def preview_game(code, number):
     if context["own_phones"]:
         draft = drafts.draft_of(form, view, context["preview"], context["errors"])
         if draft is not None:
-            own_phone_writes.store_draft(table, rnd, view.sheet, draft)
+            try:
+                own_phone_writes.store_draft(table, rnd, view.sheet, draft)
+            except SQLAlchemyError:
+                # the players' phones miss this answer (the next one brings it); East's
+                # entry must not
+                current_app.logger.warning("the draft of a game was not stored",
+                                           exc_info=True)
     return render_entry(**context)
 
 

@@ -158,3 +158,21 @@ def test_the_one_statement_agrees_with_the_full_view_about_a_draft(app, tnt, eas
     db.session.commit()
     full, same, _, _ = _both_ways(east)
     assert "-d" not in full.versions["panel"] and same is True
+
+
+def test_a_draft_the_database_refuses_leaves_easts_entry_answered(app, tnt, east,
+                                                                  monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from blueprints.table import own_phone_writes
+
+    seated(app, tnt, east)
+
+    def locked(*args, **kwargs):
+        raise OperationalError("UPDATE scoresheet", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(own_phone_writes.db.session, "execute", locked)
+    response = east.post("/game/preview", answered(east, 1, 4), headers=HX)
+    monkeypatch.undo()
+    assert response.status_code == 200 and "score-points" in response.get_data(as_text=True)
+    assert east.sheet().draft is None
