@@ -16,6 +16,7 @@ standings are then a plain sum."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 from sqlalchemy import bindparam, case, exists, select, update
@@ -89,7 +90,8 @@ def _round_and_version_query(numbered: bool, entity: bool = True):
     `sheet_version`) and its sheet's version at this table."""
     query = (
         (select(Round, Scoresheet.version) if entity else
-         select(*Round.__table__.c, Scoresheet.version.label("sheet_version")))
+         select(*Round.__table__.c, Scoresheet.version.label("sheet_version"),
+                Scoresheet.draft_at.label("sheet_draft_at")))
         .outerjoin(Scoresheet, (Scoresheet.round_id == Round.id)
                    & (Scoresheet.table_id == bindparam("table_id")))
         .where(Round.tournament_id == bindparam("tournament_id"))
@@ -155,10 +157,30 @@ def current_round(table: Table) -> Round | None:
     return found[0] if found else None
 
 
+# How long East's answers so far for a game (Scoresheet.draft) stay on the players' own
+# phones after East's last tap: a draft older than this was left behind (East went back
+# to the table's page, or put the phone down), not one East is still entering.
+DRAFT_SHOWN_FOR = timedelta(minutes=3)
+
+
+def draft_live(draft_at: datetime | None, now: datetime) -> bool:
+    """Whether a draft stored at `draft_at` is still shown (DRAFT_SHOWN_FOR)."""
+    return draft_at is not None and now - draft_at < DRAFT_SHOWN_FOR
+
+
+def draft_mark(draft_at: datetime | None, now: datetime) -> str:
+    """The draft's part of the panel's poll token: empty without a live draft, so a table
+    whose players have no own phones keeps the token it had; else when it was stored, so
+    each new answer, and the draft going stale, changes the token once."""
+    if not draft_live(draft_at, now):
+        return ""
+    return f"-d{round(draft_at.timestamp() * 1_000_000)}"
+
+
 @dataclass(frozen=True)
 class PollState:
     """What the table panel's poll compares: the round, its sheet's version and its clock
-    (version and state), read without building the page.
+    (version and state), and East's draft (draft_mark), read without building the page.
 
     `round` is the round's row, not the entity: the table page and its poll only show it
     (its columns, as the entity's attributes), and the row costs a fraction of the
@@ -169,11 +191,12 @@ class PollState:
     clock_version: int
     clock_state: str
     players_version: int = 0  # the tournament's: the panel names the players
+    draft: str = ""  # draft_mark of the sheet's draft, as read
 
     @property
     def token(self) -> str:
         return (f"{self.round.number}-{self.sheet_version}-{self.clock_version}"
-                f"-{self.clock_state}-{self.players_version}")
+                f"-{self.clock_state}-{self.players_version}{self.draft}")
 
 
 def poll_state(table: Table, number: int | None = None) -> PollState | None:
@@ -193,9 +216,11 @@ def poll_state(table: Table, number: int | None = None) -> PollState | None:
         row = read_rows(_ROUND_ROW_CURRENT, params).first()
     if row is None:
         return None
+    now = utcnow()
     return PollState(round=row, sheet_version=row.sheet_version or 1,
-                     clock_version=row.clock_version, clock_state=clock_state(row),
-                     players_version=table.tournament.players_version)
+                     clock_version=row.clock_version, clock_state=clock_state(row, now),
+                     players_version=table.tournament.players_version,
+                     draft=draft_mark(row.sheet_draft_at, now))
 
 
 _UNREAD = object()
@@ -203,8 +228,9 @@ _UNREAD = object()
 
 def remember_round(table_id: int, number: int | None, row) -> None:
     """The table's round `number` (None: the current one) as a statement of the caller's
-    read it (its columns and `sheet_version`, as table_round_id chooses it; None: no such
-    seated round): poll_state answers from it for the rest of this request."""
+    read it (its columns, `sheet_version` and `sheet_draft_at`, as table_round_id chooses
+    it; None: no such seated round): poll_state answers from it for the rest of this
+    request."""
     request_reads()[("round", table_id, number)] = row
 
 

@@ -75,7 +75,7 @@ def _shown_columns(rows: LinkedRows):
               else Tournament.__table__.c[name] for name in _TOURNAMENT_NAMES),
             *(getattr(rows.clock_round, name) for name in _CLOCK_NAMES),
             *(getattr(rows.table_round, name) for name in _ROUND_NAMES),
-            rows.sheet.version,
+            rows.sheet.version, rows.sheet.draft_at,
             *(getattr(rows.call, name) for name in calls.LATEST_CALL_COLUMNS))
 
 
@@ -110,13 +110,14 @@ def shown_table_from_link(code: str, number: int, token: str | None,
     row = found[0]
     table, tournament, clock_round, table_round, rest = _parts(
         row, _TABLE_NAMES, _TOURNAMENT_NAMES, _CLOCK_NAMES, _ROUND_NAMES,
-        ("sheet_version", *calls.LATEST_CALL_COLUMNS))
+        ("sheet_version", "sheet_draft_at", *calls.LATEST_CALL_COLUMNS))
     table = SimpleNamespace(**table)
     check_token(table, token)
     table.tournament = ShownTournament(**tournament)
     clock.remember(table.tournament_id, SimpleNamespace(**clock_round), utcnow())
     sheets.remember_round(table.id, round_no, None if table_round["id"] is None else
-                          SimpleNamespace(**table_round, sheet_version=rest["sheet_version"]))
+                          SimpleNamespace(**table_round, sheet_version=rest["sheet_version"],
+                                          sheet_draft_at=rest["sheet_draft_at"]))
     calls.remember_latest_call(table.id, None if rest["id"] is None else SimpleNamespace(
         **{name: rest[name] for name in calls.LATEST_CALL_COLUMNS}))
     return table

@@ -1,7 +1,8 @@
 """The TNT round of e2e/test_table_pace.py with four phones at the table (390x844, one
 browser context each): South, West and North open the table's link on their own phones
 and tap "this is me"; East enters each game and saves it for its signer, who confirms on
-their own phone (within one poll) while East goes on to the next game; in the review each
+their own phone (within one poll) while East goes on to the next game; South's phone shows
+East's answers for game 2 as they are tapped (within one poll), not saved yet; in the review each
 player confirms their round total on their own phone, East's review shows each one
 arriving, and East submits. Then every phone says where its player goes next.
 
@@ -92,8 +93,18 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
     east.answer("outcome", "mahjong\\:N", page.locator("#step-value"))
     east.answer("value", "30", page.locator("#step-win_by"))
     east.answer("win_by", "self", page.locator("#confirm-later"))
+    # South's phone follows the game as East taps it in, within one poll, without a tap
+    south_draft = phones["S"].page.locator("#my-draft")
+    expect(south_draft).to_contain_text("Dolores Ortiz (North) won, self-picked. Hand: 30.",
+                                        timeout=WITHIN_ONE_POLL)
+    expect(south_draft).to_contain_text("East is entering game 2 (not saved yet)")
+    screenshot(phones["S"].page, "own-phone-east-entering", full_page=False)
+    assert_accessible(phones["S"].page)
     east.tap(page.locator("label[for=jokerless]"), page.locator("#live-scores", has_text="50"))
+    expect(south_draft).to_contain_text("Your points if East saves it so:",
+                                        timeout=WITHIN_ONE_POLL)
     save_for("N", 2)
+    expect(south_draft).to_have_count(0, timeout=WITHIN_ONE_POLL)  # saved: on the sheet
 
     # Game 3: a wall game, West's hand dead; West signs.
     east.part("game 3")

@@ -70,6 +70,13 @@ class Scoresheet(db.Model):
     # still saved when only confirmations came since (players confirming on their own
     # phones while East enters it).
     content_version: Mapped[int] = mapped_column(default=0, server_default="0")
+    # East's answers so far for the game East is entering ({"game", "record", "points"}),
+    # kept only while a seat has its own phone, so that phone's page can show them
+    # (blueprints.table.drafts); cleared when a game is saved. `draft_at` is when they were
+    # last stored: the table page's poll compares it, and a draft it makes stale is not
+    # shown (core.sheets.draft_mark).
+    draft: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    draft_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
     # The games summed per seat, kept by `_keep_seat_totals` on every flush that changes a
     # game, so the standings read one row per sheet instead of every game's record: how

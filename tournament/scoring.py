@@ -293,6 +293,16 @@ def _read_record(record: Any) -> dict[str, Any]:
     return values
 
 
+def check_answers_so_far(record: Any) -> None:
+    """InvalidGame when an answer a record already has is of the wrong kind, out of range,
+    does not apply to its ending, or names the winner as the thrower; the answers still
+    missing are not asked for (Game.from_dict asks for them). For a game taken only as far
+    as it has been answered."""
+    values = _read_record(record)
+    if values.get("discarder") is not None and values.get("discarder") == values.get("winner"):
+        raise InvalidGame("discarder", "The thrower cannot be the winner.")
+
+
 def _read_seats(key: str, value: Any) -> tuple[str, ...]:
     if not isinstance(value, list | tuple):
         raise InvalidGame(key, "Choose the seats from E, S, W and N.")

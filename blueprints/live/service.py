@@ -94,7 +94,8 @@ def table_poll(code: str, number: int, token: str | None, round_no: int | None,
 def _versions_columns(rows):
     """What the unchanged poll compares, of core.table_pages.link_statement's rows: the
     table's token, the tournament's players_version, the clock of the tournament's round
-    and of the table's, the sheet's version and the latest call's."""
+    and of the table's, the sheet's version and when its draft was stored, and the latest
+    call's."""
 
     def clock_columns(rnd, prefix):
         return [getattr(rnd, column.key).label(prefix + column.key)
@@ -103,7 +104,8 @@ def _versions_columns(rows):
     call = rows.call
     return (Table.token, Tournament.id.label("tournament_id"), Tournament.players_version,
             *clock_columns(rows.clock_round, "c_"), *clock_columns(rows.table_round, "t_"),
-            rows.sheet.version.label("sheet_version"), call.id.label("call_id"),
+            rows.sheet.version.label("sheet_version"),
+            rows.sheet.draft_at.label("sheet_draft_at"), call.id.label("call_id"),
             call.version.label("call_version"), call.state.label("call_state"),
             call.resolved_at.label("call_resolved_at"),
             call.cancelled_at.label("call_cancelled_at"))
@@ -151,7 +153,8 @@ def fast_unchanged(dbapi_connection, dialect, code: str, number: int, token: str
         return False
     mine = _Prefixed(row, "t_")
     panel = (f"{row.t_number}-{row.sheet_version or 1}-{row.t_clock_version}"
-             f"-{round_clock(mine).state(now)}-{row.players_version}")
+             f"-{round_clock(mine).state(now)}-{row.players_version}"
+             f"{sheets.draft_mark(row.sheet_draft_at, now)}")
     if any(shown.get(part) and shown.get(part) != panel for part in (PANEL, REVIEW)):
         return False
     # As table_poll: the table's call, unless ended and dismissed on this phone.

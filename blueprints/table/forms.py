@@ -111,9 +111,11 @@ class GameAnswers:
     def dead_answered(self) -> bool:
         return bool(self.dead.data) or bool(self.no_dead.data)
 
-    def record(self, rules: RuleSet) -> dict[str, Any]:
+    def record(self, rules: RuleSet, so_far: bool = False) -> dict[str, Any]:
         """The game record for tournament.scoring (keys of steps that do not apply are
-        left out, so a hidden answer from an earlier choice never counts)."""
+        left out, so a hidden answer from an earlier choice never counts). `so_far`: the
+        answers given, a question not answered yet left out instead of refused (what the
+        players' own phones are shown while East enters: blueprints.table.drafts)."""
         outcome = self.outcome.data or None
         record: dict[str, Any] = {"outcome": outcome}
         if outcome == "mahjong":
@@ -129,7 +131,8 @@ class GameAnswers:
             elif win_by and win_by.startswith("thrown"):
                 record["discarder"] = self.thrown_by()
                 # asked after the thrower: until then the thrower is the missing answer
-                if record["discarder"] or (self.exposures.data or "").strip():
+                if (self.exposures.data or "").strip() or (record["discarder"]
+                                                           and not so_far):
                     record["exposures"] = self.exposures_answer()
                 if self.misnamed_discard.data and rules.misnamed_discard_penalty is not None:
                     record["misnamed_discard"] = True
@@ -141,7 +144,7 @@ class GameAnswers:
             record["misnamer"] = self.misnamer.data or None
         elif outcome == "error_one_intact":
             record["intact"] = self.intact.data or None
-        if outcome in DEAD_CHANGES_POINTS and not self.dead_answered():
+        if outcome in DEAD_CHANGES_POINTS and not self.dead_answered() and not so_far:
             raise Unanswered("dead", "Were any hands dead? Tap each dead hand, or "
                              "\u201cNo dead hands\u201d: a dead hand scores 0.")
         if outcome and outcome != "time":

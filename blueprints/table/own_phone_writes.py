@@ -1,7 +1,8 @@
 """A player's own phone at the table: "this is me" (which seat this phone is, kept in
 the phone's own session cookie for this table and round, and marked on the sheet so East's
 phone knows to wait for it), and the confirmation of a game the player signs, from their
-own phone or on East's.
+own phone or on East's; and East's answers so far for the game East is entering, kept
+for those phones to show (store_draft).
 
 The phone's seat gives it no more trust than a tap on East's phone: anyone holding the
 table's link may tap any name there too. It only chooses what the phone shows and what
@@ -14,10 +15,10 @@ from flask import session
 from sqlalchemy import update
 
 from blueprints.common import points_text
-from core.sheets import ensure_sheet, subject_of
-from core.words import SEAT_NAMES, SEATS, table_actor
+from core.sheets import draft_live, ensure_sheet, subject_of
+from core.words import SEAT_NAMES, SEATS, SheetState, table_actor
 from core.writes import write
-from models import Round, Scoresheet, Table, db, record
+from models import Round, Scoresheet, Table, db, record, utcnow
 
 from .sheet_reads import seats_of
 from .sheet_writes import (
@@ -89,6 +90,29 @@ def release_seat(table: Table, round_: Round) -> None:
     record("seat.own_phone", tournament_id=table.tournament_id, subject=subject_of(sheet),
            before={"seat": seat}, after={"seat": None},
            actor=f"{table_actor(table.number, seat)}, {ON_OWN_PHONE}")
+
+
+@write
+def store_draft(table: Table, round_: Round, sheet, draft: dict) -> None:
+    """Keep East's answers so far for game draft["game"] (blueprints.table.drafts) on the
+    sheet (its row as the preview read it), for the players' own phones to show.
+
+    Nothing is written when no seat has its own phone, or when the same answers are
+    still shown. Neither the sheet's version (East's own entry would turn stale) nor its
+    updated_at (the standings and the big screen compare it) moves: only the draft and
+    when it was stored, which the table page's poll compares. Never over a game saved
+    meanwhile: a preview answered after the save of its game keeps nothing."""
+    if sheet is None or not own_phones(sheet):
+        return
+    if getattr(sheet, "draft", None) == draft and draft_live(
+            getattr(sheet, "draft_at", None), utcnow()):
+        return
+    db.session.execute(
+        update(Scoresheet)
+        .where(Scoresheet.id == sheet.id, Scoresheet.state == SheetState.OPEN,
+               Scoresheet.on_paper.is_(False), Scoresheet.games_count < draft["game"])
+        .values(draft=draft, draft_at=utcnow(), updated_at=Scoresheet.updated_at)
+        .execution_options(synchronize_session=False))
 
 
 @sheet_write

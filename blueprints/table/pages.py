@@ -35,6 +35,7 @@ from core.table_pages import table_link
 from core.words import MAX_ROW_NUMBER
 from tournament.errors import FieldError
 
+from .drafts import shown_draft
 from .forms import ConfirmGameForm, InitialForm, TimeCalledForm
 from .own_phone_writes import my_seat, own_phones
 from .sheet_reads import next_stop, next_tables
@@ -207,7 +208,7 @@ def own_phone_context(table, view, to) -> dict:
     """What the pages show of the players' own phones: which seat this phone is
     (own_phone_writes.my_seat), the seats that confirm on their own phones, the games
     still waiting for their signer, and this phone's own buttons: a game it signs, its
-    round total."""
+    round total; on the table's page, the game East is entering (drafts)."""
     me = my_seat(table, view.round.number) if view.seats else None
     unconfirmed = [row for row in view.games if row.signer and not row.initials]
     context = dict(
@@ -222,6 +223,7 @@ def own_phone_context(table, view, to) -> dict:
         confirm_total_url=to("table.confirm_total"),
     )
     if context["me"] and view.panel:
+        context["my_draft"] = shown_draft(view, me)
         planned = next_tables(view.round, table, view.seats, view.rules, view.next_seating)
         context["my_next"] = next_stop(view.round, table, view.seats[me].id, planned[me])
     if (context["me"] and view.is_open and view.complete and view.rules.round_signoff_all

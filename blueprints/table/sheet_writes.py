@@ -336,6 +336,7 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
         entry.note = (note or "").strip()[:280]
     if director:
         entry.ruled_at = utcnow()
+    forget_draft(sheet)
     # scored before the flush: the new game is inserted with its points, in one flush
     rescore(sheet, rules)
     cleared = clear_changed_signoffs(sheet, before_totals)
@@ -368,9 +369,17 @@ def _fill_the_round(sheet: Scoresheet, table: Table, record_of, note: str = "") 
         sheet.games.append(GameEntry(number=number, record=clean, signer=None, initials="",
                                      note=note))
         added.append(number)
+    forget_draft(sheet)
     db.session.flush()
     rescore(sheet, rules)
     return added
+
+
+def forget_draft(sheet: Scoresheet) -> None:
+    """East's answers so far (own_phone_writes.store_draft) end with any game saved: East
+    was entering that game, or has left it to save another."""
+    if sheet.draft is not None or sheet.draft_at is not None:
+        sheet.draft, sheet.draft_at = None, None
 
 
 @sheet_write

@@ -3,7 +3,17 @@ round review with the players' initials and West's check, and submitting."""
 
 from __future__ import annotations
 
-from flask import abort, flash, g, make_response, redirect, render_template, request
+from flask import (
+    abort,
+    current_app,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+)
+from sqlalchemy.exc import SQLAlchemyError
 
 from blueprints.common import link, render_page_or_partial, table_links, wants_partial
 from core import sheets
@@ -13,7 +23,7 @@ from core.rows import shows_only
 from core.table_pages import table_link
 from core.words import SEAT_NAMES, SEATS
 
-from . import entry_html, sheet_writes, signoffs
+from . import drafts, entry_html, own_phone_writes, sheet_writes, signoffs
 from .entry import EntryState, outcome_choices, penalty_kinds, scores_shown
 from .forms import (
     GameDefaults,
@@ -173,15 +183,27 @@ def entry(code, number):
 @shows_only
 @table_round
 def preview_game(code, number):
-    """The live scores for what East has tapped so far (nothing is saved)."""
+    """The live scores for what East has tapped so far (no game is saved); the answers
+    so far are kept for the players' own phones, where a seat has one (drafts)."""
     table, rnd = g.table, g.round
     view = sheet_view(table, rnd)
     form = GameForm()
     # still choosing between the other phone's game and this one's: keep both in view
     theirs = (view.game(form.game_no.data or 0) if request.form.get("compare") == "1"
               and form.entered_as.data == "correction" else None)
-    return render_entry(**entry_context(table, view, form, conflict_game=theirs,
-                                        conflict=conflict_words(theirs) if theirs else None))
+    context = entry_context(table, view, form, conflict_game=theirs,
+                            conflict=conflict_words(theirs) if theirs else None)
+    if context["own_phones"]:
+        draft = drafts.draft_of(form, view, context["preview"], context["errors"])
+        if draft is not None:
+            try:
+                own_phone_writes.store_draft(table, rnd, view.sheet, draft)
+            except SQLAlchemyError:
+                # the players' phones miss this answer (the next one brings it); East's
+                # entry must not
+                current_app.logger.warning("the draft of a game was not stored",
+                                           exc_info=True)
+    return render_entry(**context)
 
 
 @bp.post("/<code>/<int:number>/game")
