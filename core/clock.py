@@ -18,7 +18,15 @@ from core.codes import plain_code
 from core.rows import read_rows, request_reads
 from core.words import SheetState, clock_text
 from models import Announcement, Round, Scoresheet, Tiebreak, Tournament, db, utcnow
-from tournament.clock import ENDED, NOT_STARTED, PAUSED, RUNNING, TIME_UP, RoundClock
+from tournament.clock import (
+    ENDED,
+    NOT_STARTED,
+    PAUSED,
+    RUNNING,
+    TIME_UP,
+    RoundClock,
+    stored_reading,
+)
 
 STATE_WORDS = {
     NOT_STARTED: "Not started",
@@ -49,7 +57,7 @@ class ClockView:
 
     @property
     def version(self) -> str:
-        return f"{self.round_no}.{self.clock_version}.{self.state}"
+        return clock_version(self.round_no, self.clock_version, self.state)
 
     @property
     def remaining_text(self) -> str:
@@ -83,6 +91,17 @@ class ClockView:
     @property
     def in_play(self) -> bool:
         return self.state in (RUNNING, PAUSED, TIME_UP)
+
+
+def clock_version(round_no: int, version: int, state: str) -> str:
+    """ClockView.version, also built without a view (round_unchanged)."""
+    return f"{round_no}.{version}.{state}"
+
+
+def round_reading(rnd, now: datetime) -> tuple[str, int]:
+    """round_clock(rnd).reading(now), without building the clock (the unchanged poll's)."""
+    return stored_reading(rnd.duration_seconds, rnd.started_at, rnd.paused_at,
+                          rnd.paused_seconds, rnd.ended_at, now)
 
 
 def round_clock(rnd) -> RoundClock:
@@ -187,13 +206,29 @@ def unchanged(view: ClockView | None, version: str | None, shown: str | None) ->
 
     `shown` is what the phone's own countdown says now; if it has drifted more than two
     seconds from the server's count (a phone that slept), the phone gets a fresh clock."""
-    current = view.version if view is not None else "none"
+    if view is None:
+        return _still_right("none", None, 0, version, shown)
+    return _still_right(view.version, view.state, view.remaining, version, shown)
+
+
+def round_unchanged(rnd, version: str | None, shown: str | None, now: datetime) -> bool:
+    """unchanged() for the clock of `rnd` (a round's clock columns, as _view reads them),
+    without building its view: the unchanged poll's, the play counted once."""
+    if rnd is None or rnd.number is None:
+        return _still_right("none", None, 0, version, shown)
+    state, remaining = round_reading(rnd, now)
+    return _still_right(clock_version(rnd.number, rnd.clock_version, state), state,
+                        remaining, version, shown)
+
+
+def _still_right(current: str, state: str | None, remaining: int, version: str | None,
+                 shown: str | None) -> bool:
     if version != current:
         return False
-    if view is None or view.state != RUNNING or not shown:
+    if state != RUNNING or not shown:
         return True
     try:
-        return abs(int(shown) - view.remaining) <= 2
+        return abs(int(shown) - remaining) <= 2
     except ValueError:
         return True
 

@@ -136,6 +136,12 @@ class RoundClock:
             return TIME_UP
         return RUNNING
 
+    def reading(self, now: datetime) -> tuple[str, int]:
+        """(state(now), remaining(now)), the play so far counted once."""
+        _check_aware("now", now)
+        return _reading(self.duration_seconds, self.started_at, self.paused_at,
+                        self.paused_seconds, self.ended_at, now)
+
     def warning(self, now: datetime) -> int | None:
         """The warning reached, in minutes left (10, 5, 1; 0 when time is up), or None.
 
@@ -212,6 +218,35 @@ class RoundClock:
                 ended_at=ended_at,
             )
         return replace(self, ended_at=ended_at)
+
+
+def stored_reading(duration_seconds: int, started_at: datetime | None,
+                   paused_at: datetime | None, paused_seconds: int,
+                   ended_at: datetime | None, now: datetime) -> tuple[str, int]:
+    """RoundClock.stored(...).reading(now) without building the clock: what a poll that
+    finds nothing new compares, many times a second. A stored value no clock can hold (a
+    time without its zone) raises TypeError, where the clock would raise ClockError."""
+    if started_at is None:
+        return NOT_STARTED, max(0, duration_seconds or 0)
+    if ended_at is not None:
+        paused_at = None
+    return _reading(max(0, duration_seconds or 0), started_at, paused_at,
+                    max(0, paused_seconds or 0), ended_at, now)
+
+
+def _reading(duration_seconds: int, started_at: datetime | None,
+             paused_at: datetime | None, paused_seconds: int, ended_at: datetime | None,
+             now: datetime) -> tuple[str, int]:
+    if started_at is None:
+        return (ENDED if ended_at is not None else NOT_STARTED), max(0, duration_seconds)
+    until = ended_at or paused_at or now
+    remaining = max(0, duration_seconds
+                    - max(0, _whole_seconds(until, started_at) - paused_seconds))
+    if ended_at is not None:
+        return ENDED, remaining
+    if paused_at is not None:
+        return PAUSED, remaining
+    return (TIME_UP if remaining == 0 else RUNNING), remaining
 
 
 def _words(state: str) -> str:

@@ -11,7 +11,7 @@ error), goes to Flask, which answers it in full."""
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl
+from urllib.parse import unquote_plus
 
 from werkzeug.http import parse_cookie
 
@@ -49,7 +49,7 @@ class UnchangedPoll:
         code, _, number = rest.partition("/")
         if not code or not number.isascii() or not number.isdigit() or len(number) > 9:
             return False
-        args = dict(parse_qsl(environ.get("QUERY_STRING", "")))
+        args = query_args(environ.get("QUERY_STRING", ""))
         dismissed: list[int] = []
         if DISMISSED_COOKIE in environ.get("HTTP_COOKIE", ""):
             dismissed = dismissed_ids(parse_cookie(environ).get(DISMISSED_COOKIE))
@@ -88,6 +88,21 @@ class UnchangedPoll:
             return compare()
         finally:
             driver.autocommit = False
+
+
+def query_args(query: str) -> dict[str, str]:
+    """dict(urllib.parse.parse_qsl(query)): the last of each name, a pair with no value
+    left out. The poll's names and versions need no unquoting, so only a pair with a
+    % or + is unquoted: parse_qsl unquotes every one, a third of this path's Python."""
+    args = {}
+    for pair in query.split("&"):
+        name, equals, value = pair.partition("=")
+        if not equals or not value:
+            continue
+        if "%" in pair or "+" in pair:
+            name, value = unquote_plus(name), unquote_plus(value)
+        args[name] = value
+    return args
 
 
 def install(app) -> None:

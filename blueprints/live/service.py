@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from core import calls as table_calls
 from core import clock as clock_service
 from core import sheets
-from core.clock import _view, round_clock
+from core.clock import round_reading
 from core.codes import plain_code
 from core.rows import PrecompiledRead
 from core.table_pages import link_statement, shown_table_from_link
@@ -146,14 +146,14 @@ def fast_unchanged(dbapi_connection, dialect, code: str, number: int, token: str
             row.token.encode(), str(token).encode("utf-8", "surrogatepass")):
         return False
     now = utcnow()
-    clock = _view(row.tournament_id, _Prefixed(row, "c_"), now)
-    if not clock_service.unchanged(clock, shown.get(CLOCK), shown.get("shown")):
+    if not clock_service.round_unchanged(_Prefixed(row, "c_"), shown.get(CLOCK),
+                                         shown.get("shown"), now):
         return False
     if row.t_number is None:
         return False
     mine = _Prefixed(row, "t_")
     panel = (f"{row.t_number}-{row.sheet_version or 1}-{row.t_clock_version}"
-             f"-{round_clock(mine).state(now)}-{row.players_version}"
+             f"-{round_reading(mine, now)[0]}-{row.players_version}"
              f"{sheets.draft_mark(row.sheet_draft_at, now)}")
     if any(shown.get(part) and shown.get(part) != panel for part in (PANEL, REVIEW)):
         return False

@@ -16,6 +16,7 @@ from tournament.clock import (
     WARNING_MINUTES,
     ClockError,
     RoundClock,
+    stored_reading,
 )
 
 NOON = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -300,3 +301,39 @@ def test_remaining_only_grows_through_adjust_and_stays_within_the_round(duration
         assert 0 <= left <= clock.duration_seconds
         assert clock.state(now) in STATES
         shown = left
+
+
+@given(duration=st.integers(0, 90 * 60), actions=ACTIONS)
+def test_the_polls_reading_is_the_state_and_time_left_at_every_instant(duration, actions):
+    """The unchanged poll reads the state and the time left in one go (reading); it must
+    say what state() and remaining() say through any run of the director's actions."""
+    clock = RoundClock(duration)
+    now = NOON
+    for action, wait, seconds in actions:
+        now += timedelta(seconds=wait)
+        assert clock.reading(now) == (clock.state(now), clock.remaining(now))
+        try:
+            if action == "adjust":
+                clock = clock.adjust(seconds, now)
+            elif action != "look":
+                clock = getattr(clock, action)(now)
+        except ClockError:
+            pass
+        assert clock.reading(now) == (clock.state(now), clock.remaining(now))
+
+
+INSTANTS = st.one_of(st.none(), st.integers(0, 120 * 60).map(lambda s: at(seconds=s)))
+
+
+@given(duration=st.one_of(st.none(), st.integers(-60, 90 * 60)), started=INSTANTS,
+       paused=INSTANTS, paused_seconds=st.one_of(st.none(), st.integers(-60, 60 * 60)),
+       ended=INSTANTS, now=st.integers(0, 150 * 60))
+def test_a_stored_rows_reading_is_its_clocks_even_for_a_row_no_action_makes(
+        duration, started, paused, paused_seconds, ended, now):
+    """The unchanged poll reads the stored row without building its clock
+    (stored_reading): it must say what RoundClock.stored says of any row, a damaged one
+    included (paused before it started, ended and paused)."""
+    row = dict(duration_seconds=duration, started_at=started, paused_at=paused,
+               paused_seconds=paused_seconds, ended_at=ended)
+    instant = at(seconds=now)
+    assert stored_reading(**row, now=instant) == RoundClock.stored(**row).reading(instant)
