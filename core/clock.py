@@ -25,7 +25,6 @@ from tournament.clock import (
     RUNNING,
     TIME_UP,
     RoundClock,
-    stored_reading,
 )
 
 STATE_WORDS = {
@@ -94,14 +93,8 @@ class ClockView:
 
 
 def clock_version(round_no: int, version: int, state: str) -> str:
-    """ClockView.version, also built without a view (round_unchanged)."""
+    """ClockView.version, also built without a view (reading_unchanged)."""
     return f"{round_no}.{version}.{state}"
-
-
-def round_reading(rnd, now: datetime) -> tuple[str, int]:
-    """round_clock(rnd).reading(now), without building the clock (the unchanged poll's)."""
-    return stored_reading(rnd.duration_seconds, rnd.started_at, rnd.paused_at,
-                          rnd.paused_seconds, rnd.ended_at, now)
 
 
 def round_clock(rnd) -> RoundClock:
@@ -211,14 +204,16 @@ def unchanged(view: ClockView | None, version: str | None, shown: str | None) ->
     return _still_right(view.version, view.state, view.remaining, version, shown)
 
 
-def round_unchanged(rnd, version: str | None, shown: str | None, now: datetime) -> bool:
-    """unchanged() for the clock of `rnd` (a round's clock columns, as _view reads them),
-    without building its view: the unchanged poll's, the play counted once."""
-    if rnd is None or rnd.number is None:
+def reading_unchanged(round_no: int | None, version_no: int, reading: tuple[str, int],
+                      version: str | None, shown: str | None) -> bool:
+    """unchanged() for round `round_no`'s clock (None: no round) at version `version_no`
+    as `reading` (tournament.clock.stored_reading) has it, without building its view: the unchanged
+    poll's, which reads the columns of its one statement itself."""
+    if round_no is None:
         return _still_right("none", None, 0, version, shown)
-    state, remaining = round_reading(rnd, now)
-    return _still_right(clock_version(rnd.number, rnd.clock_version, state), state,
-                        remaining, version, shown)
+    state, remaining = reading
+    return _still_right(clock_version(round_no, version_no, state), state, remaining,
+                        version, shown)
 
 
 def _still_right(current: str, state: str | None, remaining: int, version: str | None,

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from core import calls as table_calls
 from core import clock as clock_service
 from core import sheets
-from core.clock import round_reading
 from core.codes import plain_code
 from core.rows import PrecompiledRead
 from core.table_pages import link_statement, shown_table_from_link
 from core.words import OPEN_STATES
 from models import Table, Tournament, utcnow
+from tournament.clock import stored_reading
 
 # The names of the parts, as the page sends them (data-live) and as the query carries them.
 CLOCK, PANEL, CALL = "clock", "panel", "call"
@@ -146,14 +146,21 @@ def fast_unchanged(dbapi_connection, dialect, code: str, number: int, token: str
             row.token.encode(), str(token).encode("utf-8", "surrogatepass")):
         return False
     now = utcnow()
-    if not clock_service.round_unchanged(_Prefixed(row, "c_"), shown.get(CLOCK),
-                                         shown.get("shown"), now):
+    # The columns read by name, not through _Prefixed: its lookups cost this path more
+    # than the clocks' arithmetic.
+    if not clock_service.reading_unchanged(
+            row.c_number, row.c_clock_version,
+            stored_reading(row.c_duration_seconds, row.c_started_at, row.c_paused_at,
+                           row.c_paused_seconds, row.c_ended_at, now)
+            if row.c_number is not None else None,
+            shown.get(CLOCK), shown.get("shown")):
         return False
     if row.t_number is None:
         return False
-    mine = _Prefixed(row, "t_")
+    table_state, _ = stored_reading(row.t_duration_seconds, row.t_started_at, row.t_paused_at,
+                                    row.t_paused_seconds, row.t_ended_at, now)
     panel = (f"{row.t_number}-{row.sheet_version or 1}-{row.t_clock_version}"
-             f"-{round_reading(mine, now)[0]}-{row.players_version}"
+             f"-{table_state}-{row.players_version}"
              f"{sheets.draft_mark(row.sheet_draft_at, now)}")
     if any(shown.get(part) and shown.get(part) != panel for part in (PANEL, REVIEW)):
         return False
