@@ -69,9 +69,12 @@ class Table:
         locator.wait_for(state="visible")
         if not self._in_sight(locator):
             before = page.evaluate("window.scrollY")
+            box = locator.bounding_box() or {}
             locator.evaluate("el => el.scrollIntoView({block: 'center'})")
             self.now.scrolls += 1
-            self.now.scrolled_to.append(str(locator))
+            # where it was: a failing count says whether it was below the fold or above
+            self.now.scrolled_to.append(f"{locator} at y={box.get('y')}, page scrolled "
+                                        f"{before}")
             self.now.scrolled_px += abs(page.evaluate("window.scrollY") - before)
         url, before = page.url, page.evaluate("window.scrollY")
         locator.click()
