@@ -202,6 +202,19 @@ def test_a_players_phone_confirms_their_round_total_and_says_where_next(app, tnt
     assert audit("round.initial")[-1].actor == "Table 1 (South), on their own phone"
     page = south.get().get_data(as_text=True)
     assert 'id="my-total-confirmed"' in page and 'id="my-total"' not in page
+    # East's review names who is still to confirm, and who does it on their own phone
+    review = east.get("/review").get_data(as_text=True)
+    why = re.search(r'id="submit-why">([^<]*)<', review).group(1)
+    assert why.startswith("Each player taps their own total above, then East submits. "
+                          "Still to confirm: ")
+    south_name = re.search(r'id="confirmed-S"><span>&#10003; ([^:]+):', review).group(1)
+    still = why.split("Still to confirm: ")[1]
+    assert south_name not in still and still.count(", ") == 2 and still.endswith(".")
+    claim(phone(app, tnt), "W")
+    review = east.get("/review").get_data(as_text=True)
+    west_name = re.search(r'id="confirm-W"><span>([^:]+):', review).group(1)
+    assert f"{west_name} (on their phone)" in re.search(r'id="submit-why">([^<]*)<',
+                                                        review).group(1)
     # round 2 is not seated yet: said plainly, with the table the movement plans
     assert "The director has not seated round 2 yet" in page
     assert re.search(r"Next round: <strong>table \d+</strong>", page)
