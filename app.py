@@ -8,6 +8,7 @@ same database, so `gunicorn -w N` and several hosts behave as one."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import importlib
 import os
@@ -147,6 +148,7 @@ class MahjTable(Flask):
     gunicorn worker starts."""
 
     _minified: dict[tuple[str, float], bytes] = {}
+    _gzipped: dict[tuple[str, float], bytes | None] = {}
 
     # Templates kept in a plain dict, not Jinja's default 400-entry LRU cache: the LRU
     # moves a template to the back of a queue on every lookup with a linear
@@ -197,12 +199,34 @@ class MahjTable(Flask):
             small = (text if built else rcssmin.cssmin(text) if kind == "css"
                      else rjsmin.jsmin(text))
             self._minified[key] = small.encode("utf-8")
-        response = Response(self._minified[key],
+        body, zipped = self._minified[key], None
+        if built and request.accept_encodings["gzip"]:
+            zipped = self._bundle_gzip(path, key)
+        response = Response(zipped or body,
                             mimetype="text/css" if kind == "css" else "text/javascript")
         response.cache_control.public = True
         response.cache_control.max_age = self.get_send_file_max_age(filename)
-        response.set_etag(f"{int(key[1])}-{len(self._minified[key])}")
+        if built:
+            response.vary.add("Accept-Encoding")
+        if zipped:
+            # Flask-Compress leaves a response that says its encoding as it is.
+            response.headers["Content-Encoding"] = "gzip"
+        response.set_etag(f"{int(key[1])}-{len(body)}" + ("-gz" if zipped else ""))
         return response.make_conditional(request)
+
+    def _bundle_gzip(self, path: str, key: tuple[str, float]) -> bytes | None:
+        """The bundle's gzip made by assets.py (zopfli: smaller than Flask-Compress's
+        zlib), read once per bundle version; None when missing or not of this bundle
+        (then Flask-Compress gzips it as any response)."""
+        if key not in self._gzipped:
+            try:
+                with open(path + ".gz", "rb") as file:
+                    zipped = file.read()
+                current = gzip.decompress(zipped) == self._minified[key]
+            except (OSError, EOFError):
+                zipped, current = None, False
+            self._gzipped[key] = zipped if current else None
+        return self._gzipped[key]
 
 
 class SessionInterface(SecureCookieSessionInterface):

@@ -16,6 +16,7 @@ holds every area its pages show, so a partial brings no file of its own."""
 
 from __future__ import annotations
 
+import gzip
 import sys
 from pathlib import Path
 
@@ -104,19 +105,47 @@ def build(name: str, kind: str, static: Path = STATIC) -> str:
     return ("\n" if kind == "css" else ";\n").join(parts) + "\n"
 
 
+def gzipped(target: Path) -> Path:
+    """The bundle's gzip, made once here (app.MahjTable serves it to a phone that reads
+    gzip): zopfli's is about 4% smaller than zlib's best, 0.9 KB of the players' script
+    over the venue's Wi-Fi. Not a page's URL (static/ serves no .gz)."""
+    return target.with_name(target.name + ".gz")
+
+
+def gzip_current(target: Path) -> bool:
+    """The bundle's gzip holds the bundle as it is: a stale one would serve old code."""
+    zipped = gzipped(target)
+    if not (zipped.exists() and target.exists()):
+        return False
+    try:
+        return gzip.decompress(zipped.read_bytes()) == target.read_bytes()
+    except (OSError, EOFError):
+        return False
+
+
 def stale() -> list[Path]:
-    """The bundles whose checked-in file differs from what the sources build."""
+    """The bundles whose checked-in file (or its gzip) differs from what the sources
+    build."""
     return [path(name, kind) for name, kinds in BUNDLES.items() for kind in kinds
             if not path(name, kind).exists()
-            or path(name, kind).read_text(encoding="utf-8") != build(name, kind)]
+            or path(name, kind).read_text(encoding="utf-8") != build(name, kind)
+            or not gzip_current(path(name, kind))]
 
 
 def write() -> list[Path]:
     written = stale()
+    if written:
+        try:
+            import zopfli.gzip
+        except ImportError:
+            sys.exit("Building the bundles needs zopfli, of the test requirements: "
+                     "make .venv/.dev, then .venv/bin/python assets.py")
     for target in written:
         name, kind = target.stem, target.suffix[1:]
         target.parent.mkdir(exist_ok=True)
-        target.write_text(build(name, kind), encoding="utf-8")
+        text = build(name, kind).encode("utf-8")
+        target.write_bytes(text)
+        gzipped(target).write_bytes(zopfli.gzip.compress(text, numiterations=15))
     return written
 
 
