@@ -517,7 +517,7 @@ def _draw_one(players: list[int], tables: int, met: list[list[int]],
 def _best_of_draws(players: list[int], tables: int, met: list[list[int]],
                    rng: random.Random) -> list[list[int]]:
     """The round with the fewest repeats of a few draws: a small field, where repeats are
-    hard to avoid, gets a second try; a large one rarely needs one."""
+    hard to avoid, gets more tries (each costs little); a large one rarely needs a second."""
     tries = max(1, min(_GREEDY, 400 // max(len(players), 1)))
     best, best_cost = None, None
     for _try in range(tries):
@@ -622,9 +622,10 @@ def _search(drawn: list[list[list[int]]], met: list[list[int]], floor: int,
 # (heat 0.5) and hardly ever at its end (0.05); a player who clashes is tried against up to
 # 28 others (every other player of a 32-player round) before the search picks another.
 _HOT, _COLD, _TRIES = 0.5, 0.05, 28
-_GREEDY = 2
-"""Draws of each round a small field keeps the best of before the search: more cost time
-the search uses better."""
+_GREEDY = 6
+"""Draws of each round a small field keeps the best of before the search: the search then
+starts from the round-by-round draw and keeps the best schedule it sees, so it is never
+worse than that draw for the same seed."""
 
 
 def draw_rounds(earlier: Sequence[Seating], rounds: int, seed: int
@@ -673,9 +674,10 @@ def draw_rounds(earlier: Sequence[Seating], rounds: int, seed: int
     return result
 
 
-_SEARCH_BUDGET = 700_000
-"""Work the search may do (swaps weighed, seats looked over): about half a second for 32
-players and 12 rounds on a slow shared machine. A large field rarely needs the search."""
+_SEARCH_BUDGET = 450_000
+"""Work the search may do (swaps weighed, seats looked over): with the draws before it,
+about half a second for 32 players and 12 rounds on a slow shared 2-core machine. A large
+field rarely needs the search."""
 
 
 def _meet(met: list[list[int]], table: list[int]) -> None:

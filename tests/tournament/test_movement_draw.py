@@ -17,7 +17,7 @@ def repeats(first, drawn):
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_thirty_two_players_meet_few_opponents_twice_in_eight_rounds(seed):
-    # The greedy draw alone gave 7-11 repeats over ten seeds; the search gives 1-4.
+    # The greedy draw alone gave 7-11 repeats over seeds 0-9; the search gives 2-6 (2-3 here).
     first = by_number(8)
     drawn = draw_rounds([first], 8, seed)
     assert repeats(first, drawn) <= 5
@@ -32,5 +32,5 @@ def test_the_search_keeps_the_rounds_already_seated_and_seats_everyone_once():
     field = sorted(range(1, 33))
     for seats_by_table in rest.values():
         assert sorted(p for seats in seats_by_table.values() for p in seats.values()) == field
-    # ten rounds: the greedy draw alone gave 29-37
-    assert repeats(first, {2: second, **rest}) <= 34
+    # ten rounds: 29 (the greedy draw alone gave 29-37 with round 1 seated by number)
+    assert repeats(first, {2: second, **rest}) <= 33
