@@ -262,7 +262,10 @@ def next_plan(tournament: Tournament, earlier: list[dict[int, dict[str, int]]], 
             base = earlier[:max(1, movement.from_round)]
             if any(len(r) != len(base[-1]) for r in earlier[len(base):]):
                 base = earlier
-        step = computed_rounds(movement, base, number).get(number, {})
+        # A draw is searched over all its rounds together, so a round depends on the
+        # last round drawn: ask for the whole tournament, as the preview does.
+        step = computed_rounds(movement, base, max(number, tournament.rounds))\
+            .get(number, {})
         return {table: _substituted(seats, number, subs) for table, seats in step.items()}
     plan = imported_plan(tournament, number, subs)
     if plan is None:

@@ -8,8 +8,8 @@ Under a movement of moves a player keeps their seat letter (their wind) for the 
 tournament, so a player is fully described by the table and seat they start at.
 
 The other kinds: a fresh draw every round (`draw_rounds`: few repeat meetings, by a greedy
-placement and a local search), and the organiser's own imported seating
-(`read_imported_seating`).
+placement and then simulated annealing over swaps in every drawn round), and the
+organiser's own imported seating (`read_imported_seating`).
 
 Pure arithmetic: this module knows nothing of player records, the database or requests.
 Who sits where in round 1 (the draw) and what to do about repeat meetings (swapping a
@@ -18,6 +18,7 @@ player, accepting it) are left to the director and the service layer.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
@@ -449,20 +450,19 @@ def fewest_repeats(players: int, rounds: int) -> int:
     return (players * over + 1) // 2
 
 
-def _table_cost(player, table: list, met: Mapping) -> int:
-    mine = met.get(player)
-    if not mine:
-        return 0
-    return sum(mine.get(other, 0) for other in table)
+def _table_cost(player: int, table: list[int], met: list[list[int]]) -> int:
+    mine = met[player]
+    return sum(mine[other] for other in table)
 
 
-def _draw_one(players: list, tables: int, met: dict, rng: random.Random) -> list[list]:
+def _draw_one(players: list[int], tables: int, met: list[list[int]],
+              rng: random.Random) -> list[list[int]]:
     """One round: players placed at the open table where they have met the fewest of those
     already there (the first table that costs nothing wins), then pairs of players at
     different tables swapped while a swap lowers the repeat meetings."""
     order = players[:]
     rng.shuffle(order)
-    placed: list[list] = [[] for _ in range(tables)]
+    placed: list[list[int]] = [[] for _ in range(tables)]
     open_tables = list(range(tables))
     for player in order:
         start = rng.randrange(len(open_tables))
@@ -514,10 +514,11 @@ def _draw_one(players: list, tables: int, met: dict, rng: random.Random) -> list
     return placed
 
 
-def _best_of_draws(players: list, tables: int, met: dict, rng: random.Random) -> list[list]:
+def _best_of_draws(players: list[int], tables: int, met: list[list[int]],
+                   rng: random.Random) -> list[list[int]]:
     """The round with the fewest repeats of a few draws: a small field, where repeats are
     hard to avoid, gets more tries (each costs little); a large one rarely needs a second."""
-    tries = max(1, min(6, 400 // max(len(players), 1)))
+    tries = max(1, min(_GREEDY, 400 // max(len(players), 1)))
     best, best_cost = None, None
     for _try in range(tries):
         placed = _draw_one(players, tables, met, rng)
@@ -530,46 +531,159 @@ def _best_of_draws(players: list, tables: int, met: dict, rng: random.Random) ->
     return best
 
 
+def _search(drawn: list[list[list[int]]], met: list[list[int]], floor: int,
+            budget: int, rng: random.Random) -> None:
+    """Lower the repeat meetings of the drawn rounds by swapping two players of different
+    tables within a round (simulated annealing over every drawn round at once, in place).
+
+    Players are numbers 0..n-1; `drawn` is each drawn round's tables, `met` how often each
+    pair shares a table over every round, earlier and drawn. Round by round, a greedy draw
+    cannot undo the choices of the rounds before it, and a small field runs out of new
+    opponents after a few rounds; so the search may change any drawn round. Each step takes
+    a player who meets someone again and tries them against players of other tables; a swap
+    that does not add repeats is made, one that adds some only now and then (less often as
+    the search goes on), so it can walk out of a dead end. The best schedule seen is kept.
+    `budget` counts the work (swaps weighed, seats looked over), not time, so the same seed
+    always gives the same rounds.
+    """
+    cost = sum(times - 1 for row in met for times in row if times > 1) // 2
+    if cost <= floor or not drawn or all(len(tables) < 2 for tables in drawn):
+        return
+    best_cost = cost
+    best = [[table[:] for table in tables] for tables in drawn]
+    total = budget
+    random_, exp = rng.random, math.exp
+    clashing: list[tuple[int, int, int]] = []
+    stale = True
+    while budget > 0:
+        if stale:
+            # (round, table, player) for every player who meets a tablemate again
+            clashing = [(r, here, p) for r, tables in enumerate(drawn)
+                        for here, home in enumerate(tables) for p in home
+                        if any(met[p][q] > 1 for q in home if q != p)]
+            budget -= 4 * len(drawn) * len(drawn[0])
+            stale = False
+            if not clashing:
+                break
+        r, here, a = clashing[int(random_() * len(clashing))]
+        tables = drawn[r]
+        home = tables[here]
+        others = len(tables) - 1
+        row_a = met[a]
+        home_others = [o for o in home if o != a]
+        leave_a = sum(1 for o in home_others if row_a[o] > 1)
+        heat = _HOT * (_COLD / _HOT) ** (1 - budget / total)
+        for _try in range(_TRIES):
+            budget -= 1
+            there = int(random_() * others)
+            if there >= here:
+                there += 1
+            table = tables[there]
+            b = table[int(random_() * len(table))]
+            row_b = met[b]
+            delta = -leave_a
+            for o in table:
+                if o != b:
+                    if row_a[o] > 0:
+                        delta += 1
+                    if row_b[o] > 1:
+                        delta -= 1
+            for o in home_others:
+                if row_b[o] > 0:
+                    delta += 1
+            if delta <= 0 or random_() < exp(-delta / heat):
+                break
+        else:
+            continue
+        for o in home_others:
+            row_a[o] -= 1
+            met[o][a] -= 1
+            row_b[o] += 1
+            met[o][b] += 1
+        for o in table:
+            if o != b:
+                row_b[o] -= 1
+                met[o][b] -= 1
+                row_a[o] += 1
+                met[o][a] += 1
+        home[home.index(a)] = b
+        table[table.index(b)] = a
+        stale = True
+        cost += delta
+        if cost < best_cost:
+            best_cost = cost
+            best = [[t[:] for t in ts] for ts in drawn]
+            if cost <= floor:
+                break
+    drawn[:] = best
+
+
+# A swap that adds one repeat is taken about one time in seven at the start of the search
+# (heat 0.5) and hardly ever at its end (0.05); a player who clashes is tried against up to
+# 28 others (every other player of a 32-player round) before the search picks another.
+_HOT, _COLD, _TRIES = 0.5, 0.05, 28
+_GREEDY = 6
+"""Draws of each round a small field keeps the best of before the search: the search then
+starts from the round-by-round draw and keeps the best schedule it sees, so it is never
+worse than that draw for the same seed."""
+
+
 def draw_rounds(earlier: Sequence[Seating], rounds: int, seed: int
                 ) -> dict[int, dict[int, dict[str, Player]]]:
     """Rounds len(earlier)+1..rounds drawn afresh, each keeping repeat meetings with every
     earlier round (and the ones drawn before it) as few as it can.
 
     `earlier` are the rounds already seated, round 1 first; the last one's players are the
-    field. The same `earlier` and `seed` give the same rounds, so a page can show the
-    schedule before the rounds are seated and the seating that follows is the one shown.
-    Seats at each table are drawn too (a player does not keep their wind).
+    field. The same `earlier`, `rounds` and `seed` give the same rounds, so a page can show
+    the schedule before the rounds are seated and the seating that follows is the one
+    shown. The rounds are searched together, so round 3 of a 6-round draw is not round 3
+    of an 8-round one: ask for the same last round every time. Seats at each table are
+    drawn too (a player does not keep their wind).
     """
     _check_whole("rounds", rounds, 1)
     if not earlier:
         raise ValueError("A draw needs round 1 seated first.")
     last = earlier[-1]
-    players = [seats[s] for table in sorted(last) for seats in (last[table],)
-               for s in SEATS if s in seats]
-    tables = max(1, len(last), -(-len(players) // 4))
-    met: dict = {}
+    field_ = [seats[s] for table in sorted(last) for seats in (last[table],)
+              for s in SEATS if s in seats]
+    tables = max(1, len(last), -(-len(field_) // 4))
+    number = {player: index for index, player in enumerate(field_)}
+    n = len(field_)
+    met = [[0] * n for _ in range(n)]
     for seats_by_table in earlier:
         for seats in seats_by_table.values():
-            _meet(met, list(seats.values()))
+            _meet(met, [number[p] for p in seats.values() if p in number])
     rng = random.Random(f"mahjtable-draw:{seed}:{len(earlier)}")
-    drawn: dict[int, dict[int, dict[str, Player]]] = {}
-    for round_no in range(len(earlier) + 1, rounds + 1):
+    players = list(range(n))
+    drawn: list[list[list[int]]] = []
+    for _round_no in range(len(earlier) + 1, rounds + 1):
         placed = _best_of_draws(players, tables, met, rng)
+        for table in placed:
+            _meet(met, table)
+        drawn.append(placed)
+    _search(drawn, met, fewest_repeats(n, rounds), _SEARCH_BUDGET, rng)
+    result: dict[int, dict[int, dict[str, Player]]] = {}
+    for round_no, placed in enumerate(drawn, start=len(earlier) + 1):
         this_round: dict[int, dict[str, Player]] = {}
         for index, table in enumerate(placed):
-            _meet(met, table)
             letters = list(SEATS[:len(table)])
             rng.shuffle(letters)
-            by_seat = dict(zip(letters, table, strict=True))
+            by_seat = dict(zip(letters, (field_[p] for p in table), strict=True))
             this_round[index + 1] = {s: by_seat[s] for s in SEATS if s in by_seat}
-        drawn[round_no] = this_round
-    return drawn
+        result[round_no] = this_round
+    return result
 
 
-def _meet(met: dict, table: list) -> None:
+_SEARCH_BUDGET = 450_000
+"""Work the search may do (swaps weighed, seats looked over): with the draws before it,
+about half a second for 32 players and 12 rounds on a slow shared 2-core machine. A large
+field rarely needs the search."""
+
+
+def _meet(met: list[list[int]], table: list[int]) -> None:
     for a, b in combinations(table, 2):
-        met.setdefault(a, {})[b] = met.get(a, {}).get(b, 0) + 1
-        met.setdefault(b, {})[a] = met.get(b, {}).get(a, 0) + 1
+        met[a][b] += 1
+        met[b][a] += 1
 
 
 def later_rounds(movement: Movement, earlier: Sequence[Seating], rounds: int
