@@ -83,11 +83,20 @@ class Driver:
                   " getComputedStyle(e).visibility !== 'hidden'; })()", f"{css} shown")
 
     def tap(self, css: str) -> None:
-        """Waits for `css` to be shown, brings it into view, and clicks it."""
+        """Waits for `css` to be shown, brings it into view, and clicks it. A page the
+        poll re-drew between the scroll and the click (the target moved out of view) is
+        scrolled again, as a finger aims again."""
         self.wait_shown(css)
-        self.run(f"document.querySelector({json.dumps(css)})"
-                 ".scrollIntoView({block: 'center'})")
-        self.click(css)
+        for attempt in range(3):
+            self.run(f"document.querySelector({json.dumps(css)})"
+                     ".scrollIntoView({block: 'center'})")
+            try:
+                self.click(css)
+                return
+            except RuntimeError as error:
+                if "out of bounds" not in str(error) or attempt == 2:
+                    raise
+                time.sleep(0.2)
 
 
 def start_display() -> tuple[subprocess.Popen, str]:

@@ -59,6 +59,13 @@ def test_a_tables_round_in_the_other_engines(live_server, engine):
     engine.wait("!document.querySelector('.sign-button')", "no sign button before the dead "
                 "hands are answered", seconds=2)
     engine.tap("label[for=dead-N]")
+    try:
+        engine.wait("document.querySelector('#dead-N').checked", "North's dead hand ticked",
+                    seconds=5)
+    except AssertionError:
+        # The wall game's answer re-drew the step as the tick landed: the box shows
+        # unticked, and East taps it again.
+        engine.tap("label[for=dead-N]")
     engine.wait_text(".sign-button", "Carol Chen: these are right")
     assert engine.run("document.querySelector('label[for=dead-N]').classList"
                       ".contains('is-checked')")
@@ -80,6 +87,9 @@ def test_a_tables_round_in_the_other_engines(live_server, engine):
 
     # the review: time was called before game 2; each player confirms; East submits
     engine.tap("a[href*='/review']")
+    # the table page has its own "time called" fold: wait for the review's, not that one
+    engine.wait("location.pathname.endsWith('/review') && document.readyState == 'complete'"
+                " && !!document.querySelector('#review #time-called')", "the review page")
     engine.tap("#time-called summary")
     engine.tap("label[for=time-confirm]")
     engine.tap("#time-called button[type=submit]")
