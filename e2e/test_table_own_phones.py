@@ -99,6 +99,8 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
                                         timeout=WITHIN_ONE_POLL)
     expect(south_draft).to_contain_text("East is entering game 2 (not saved yet)")
     screenshot(phones["S"].page, "own-phone-east-entering", full_page=False)
+    south_page = phones["S"].page
+    picture(south_page, "own-phone-entering")  # the table guide's picture
     assert_accessible(phones["S"].page)
     east.tap(page.locator("label[for=jokerless]"), page.locator("#live-scores", has_text="50"))
     expect(south_draft).to_contain_text("Your points if East saves it so:",
