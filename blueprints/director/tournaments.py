@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import secrets
 import string
+from dataclasses import replace
 from datetime import date
 
 from sqlalchemy import delete, exists, select, update
 
+from core.lookup import movement_plan
 from core.writes import write
 from models import (
     Competition,
@@ -217,6 +219,20 @@ def create_tournament_from_form(
     return tournament
 
 
+def _draw_from_the_seated_rounds(tournament: Tournament, rounds_before: int) -> None:
+    """A fresh draw searches all its rounds together (tournament.movement.draw_rounds), so
+    with another number of rounds its unseated rounds come from another schedule than
+    the seated ones: drawn on from the rounds it was chosen after, they would not count
+    the meetings of the rounds seated since. It is drawn on from every seated round
+    instead, as a movement changed after them is."""
+    movement = movement_plan(tournament)
+    seated_rounds = [rnd.number for rnd in tournament.round_list if rnd.seats]
+    last_seated = max(seated_rounds, default=1)
+    if (movement.kind == "draw" and tournament.rounds != rounds_before
+            and last_seated > movement.from_round):
+        tournament.movement = replace(movement, from_round=last_seated).to_dict()
+
+
 @write
 def update_tournament(
     tournament: Tournament, user: User, *, name: str, rounds: int, starts_on: date | None,
@@ -264,6 +280,7 @@ def update_tournament(
     for rnd in tournament.round_list:
         if rnd.started_at is None:
             rnd.duration_seconds = round_minutes * 60
+    _draw_from_the_seated_rounds(tournament, before["rounds"])
     db.session.flush()
     after = tournament_summary(tournament)
     if after != before:

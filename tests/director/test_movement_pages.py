@@ -214,3 +214,36 @@ def test_under_a_draw_players_and_tables_are_told_the_drawn_next_table(client, d
     # player 5 sits East at table 2 in round 1
     table = TableClient(client, tournament, 2).get().get_data(as_text=True)
     assert f"Next round: <strong>table {spot[0]}</strong>" in table
+
+
+def test_a_draw_cut_short_draws_its_next_round_from_every_seated_round(client, director):
+    """A draw searches all its rounds together: when the director changes the number of
+    rounds after rounds 2 and 3 are seated, round 4 is drawn on from all three, so
+    nobody meets a player again that the seated rounds already paired them with."""
+    from collections import Counter
+    from itertools import combinations
+
+    from blueprints.director.tournaments import update_tournament
+
+    tournament = make_tournament(director, players=32, rounds=8)
+    assert use(client, tournament, "draw", seed="4321").status_code == 302
+    for number in (2, 3):
+        ensure_round(tournament, number)
+        db.session.commit()
+    update_tournament(tournament, director, name=tournament.name, rounds=5,
+                      starts_on=None, ends_on=None, venue="", games_per_round=4,
+                      round_minutes=50, prize_places=3, sessions="", mini=None)
+    db.session.commit()
+    assert movement_plan(tournament).from_round == 3
+    ensure_round(tournament, 4)
+    db.session.commit()
+    met = Counter()
+    for number in range(1, 5):
+        tables = {}
+        for (table, _), player in seats_of(tournament, number).items():
+            tables.setdefault(table, []).append(player)
+        assert sorted(p for ps in tables.values() for p in ps) == list(range(1, 33))
+        met.update(frozenset(pair) for ps in tables.values() for pair in combinations(ps, 2))
+    # Drawn on from round 1 alone (the 8-round schedule's rounds 2 and 3 seated, a
+    # 5-round schedule's round 4) it gave 7 repeat meetings; from all three, 1.
+    assert sum(count - 1 for count in met.values()) <= 2
