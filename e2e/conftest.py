@@ -206,8 +206,9 @@ def new_phone(browser):
     """Make more phones (separate browser contexts: separate cookies) within one test."""
     contexts = []
 
-    def make():
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    def make(viewport=None):
+        context = browser.new_context(viewport=viewport or PHONE, is_mobile=True,
+                                      has_touch=True)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(ACTION_TIMEOUT_MS)

@@ -1,4 +1,4 @@
-"""The TNT round of e2e/test_table_pace.py with four phones at the table (390x844, one
+"""The TNT round of e2e/test_table_pace.py with four phones at the table (390x844 and 360x640, one
 browser context each): South, West and North open the table's link on their own phones
 and tap "this is me"; East enters each game and saves it for its signer, who confirms on
 their own phone (within one poll) while East goes on to the next game; South's phone shows
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from e2e.conftest import WITHIN_ONE_POLL, assert_accessible, screenshot
@@ -29,10 +30,19 @@ from e2e.test_table_trust import db_games
 PLAYERS = {"E": "Ruth Abrams", "S": "Bea Goldberg", "W": "Carol Chen", "N": "Dolores Ortiz"}
 
 
-def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone):
+# The smallest phone: each player scrolls once, to find their name on the seat cards
+# below East's "Enter game 1", and East once, at the wall game's save (its dead hands
+# above it). The guide's pictures are the 390x844 run's.
+SCROLLS_AT = {(390, 844): {}, (360, 640): {"this is me": 1, "game 3": 1}}
+
+
+@pytest.mark.parametrize("size", sorted(SCROLLS_AT), ids=lambda size: f"{size[0]}x{size[1]}")
+def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone, size):
     code, token = seed(live_server, "tnt")
     url = f"{live_server.url}/t/{code}/1?k={token}"
-    phones = {seat: Table(new_phone()) for seat in PLAYERS}
+    big = size == (390, 844)
+    phones = {seat: Table(new_phone({"width": size[0], "height": size[1]}))
+              for seat in PLAYERS}
     east = phones["E"]
     page = east.page
 
@@ -45,7 +55,8 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
                   phone.page.get_by_text(f"{PLAYERS[seat]}, "
                                          f"{dict(S='South', W='West', N='North')[seat]}: "
                                          "this phone is yours"))
-    screenshot(phones["S"].page, "own-phone-this-is-me")
+    if big:
+        screenshot(phones["S"].page, "own-phone-this-is-me")
     assert_accessible(phones["S"].page)
     page.goto(url)
 
@@ -67,7 +78,7 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
         button = phone.page.locator(f"#my-confirm-{game_no}")
         expect(button).to_have_text(f"{PLAYERS[signer]}: {points_text} is right",
                                     timeout=WITHIN_ONE_POLL)
-        if game_no == 1:
+        if game_no == 1 and big:
             signer_page = phone.page
             picture(signer_page, "own-phone")  # the table guide's picture
         phone.tap(button, phone.page.locator(".flash", has_text=f"Game {game_no} confirmed."))
@@ -81,7 +92,8 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
     east.answer("win_by", "thrown\\:W", page.locator("#step-exposures"))
     east.answer("exposures", "2", page.locator("#confirm-later"))
     expect(page.locator("#waiting-own-phone")).to_contain_text("Bea Goldberg")
-    screenshot(page, "own-phone-east-saves-for-south", full_page=False)
+    if big:
+        screenshot(page, "own-phone-east-saves-for-south", full_page=False)
     assert_accessible(page)
     save_for("S", 1)
 
@@ -89,7 +101,8 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
     east.part("game 2")
     enter(2)
     confirm("S", 1, "25")  # arrives while East is on game 2: East's save still goes in
-    screenshot(phones["S"].page, "own-phone-south-confirmed")
+    if big:
+        screenshot(phones["S"].page, "own-phone-south-confirmed")
     east.answer("outcome", "mahjong\\:N", page.locator("#step-value"))
     east.answer("value", "30", page.locator("#step-win_by"))
     east.answer("win_by", "self", page.locator("#confirm-later"))
@@ -98,9 +111,11 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
     expect(south_draft).to_contain_text("Dolores Ortiz (North) won, self-picked. Hand: 30.",
                                         timeout=WITHIN_ONE_POLL)
     expect(south_draft).to_contain_text("East is entering game 2 (not saved yet)")
-    screenshot(phones["S"].page, "own-phone-east-entering", full_page=False)
-    south_page = phones["S"].page
-    picture(south_page, "own-phone-entering")  # the table guide's picture
+    if big:
+        screenshot(phones["S"].page, "own-phone-east-entering", full_page=False)
+    if big:
+        south_page = phones["S"].page
+        picture(south_page, "own-phone-entering")  # the table guide's picture
     assert_accessible(phones["S"].page)
     east.tap(page.locator("label[for=jokerless]"), page.locator("#live-scores", has_text="50"))
     expect(south_draft).to_contain_text("Your points if East saves it so:",
@@ -142,7 +157,8 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
         total = phone.page.locator("#my-total")
         expect(total).to_contain_text(f"{PLAYERS[seat]}: ", timeout=WITHIN_ONE_POLL)
         phone.tap(total, phone.page.locator("#my-total-confirmed"))
-    screenshot(phones["W"].page, "own-phone-west-confirmed-total")
+    if big:
+        screenshot(phones["W"].page, "own-phone-west-confirmed-total")
     for seat in "SWN":
         expect(page.locator(f"#confirmed-{seat}")).to_be_visible(timeout=WITHIN_ONE_POLL)
     expect(page.locator("#games-waiting")).to_have_count(0)
@@ -157,7 +173,8 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
         expect(where).to_contain_text(re.compile(r"Next round: table \d+"),
                                       timeout=WITHIN_ONE_POLL)
         expect(where).to_contain_text("not seated round 2 yet")
-    screenshot(phones["N"].page, "own-phone-where-next", full_page=False)
+    if big:
+        screenshot(phones["N"].page, "own-phone-where-next", full_page=False)
     assert_accessible(phones["N"].page)
 
     # Scored as the rule sheet says (tnt), as in the pace test's one-phone round; every
@@ -170,7 +187,8 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
              for name, counts in phone.parts.items()]
     for seat, name, counts in every:
         assert counts.typed == 0 and counts.handovers == 0, (seat, name, counts)
-        assert counts.scrolls == 0 and counts.jumps == 0, (seat, name, counts)
+        assert counts.scrolls <= SCROLLS_AT[size].get(name, 0), (seat, name, counts)
+        assert counts.jumps == 0, (seat, name, counts)
     east_taps = sum(c.taps for c in east.parts.values())
     assert east_taps <= 27, east.parts
     for seat in "SN":
@@ -184,7 +202,7 @@ def test_a_tnt_round_with_four_phones_takes_no_hand_over(live_server, new_phone)
     estimate = (sum(c.seconds() for c in east.parts.values())
                 + others("this is me") + others("review"))
     assert estimate <= 70, (estimate, {seat: phone.parts for seat, phone in phones.items()})
-    print(f"\nfour phones at 390x844: East {east_taps} taps; "
+    print(f"\nfour phones at {size[0]}x{size[1]}: East {east_taps} taps; "
           + "; ".join(f"{seat} {sum(c.taps for c in phones[seat].parts.values())} taps"
                       for seat in "SWN")
           + f"; round ~{estimate} s ({SECONDS['tap']} s a tap)")
