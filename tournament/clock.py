@@ -125,16 +125,7 @@ class RoundClock:
 
         A paused clock is PAUSED even with no time left; it becomes TIME_UP on resume.
         """
-        _check_aware("now", now)
-        if self.ended_at is not None:
-            return ENDED
-        if self.started_at is None:
-            return NOT_STARTED
-        if self.paused_at is not None:
-            return PAUSED
-        if self.remaining(now) == 0:
-            return TIME_UP
-        return RUNNING
+        return self.reading(now)[0]
 
     def reading(self, now: datetime) -> tuple[str, int]:
         """(state(now), remaining(now)), the play so far counted once."""

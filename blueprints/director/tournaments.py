@@ -9,7 +9,7 @@ import string
 from dataclasses import replace
 from datetime import date
 
-from sqlalchemy import delete, exists, select, update
+from sqlalchemy import delete, exists, func, select, update
 
 from core.lookup import movement_plan
 from core.writes import write
@@ -18,6 +18,7 @@ from models import (
     GameEntry,
     Round,
     Scoresheet,
+    Seating,
     Tournament,
     TournamentStaff,
     User,
@@ -226,10 +227,12 @@ def _draw_from_the_seated_rounds(tournament: Tournament, rounds_before: int) -> 
     the meetings of the rounds seated since. It is drawn on from every seated round
     instead, as a movement changed after them is."""
     movement = movement_plan(tournament)
-    seated_rounds = [rnd.number for rnd in tournament.round_list if rnd.seats]
-    last_seated = max(seated_rounds, default=1)
-    if (movement.kind == "draw" and tournament.rounds != rounds_before
-            and last_seated > movement.from_round):
+    if movement.kind != "draw" or tournament.rounds == rounds_before:
+        return
+    last_seated = db.session.scalar(
+        select(func.max(Round.number)).join(Seating, Seating.round_id == Round.id)
+        .where(Round.tournament_id == tournament.id)) or 1
+    if last_seated > movement.from_round:
         tournament.movement = replace(movement, from_round=last_seated).to_dict()
 
 
