@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, TypeVar
@@ -534,98 +534,227 @@ def _best_of_draws(players: list[int], tables: int, met: list[list[int]],
 def _search(drawn: list[list[list[int]]], met: list[list[int]], floor: int,
             budget: int, rng: random.Random) -> None:
     """Lower the repeat meetings of the drawn rounds by swapping two players of different
-    tables within a round (simulated annealing over every drawn round at once, in place).
+    tables within a round (tabu search over every drawn round at once, in place).
 
     Players are numbers 0..n-1; `drawn` is each drawn round's tables, `met` how often each
     pair shares a table over every round, earlier and drawn. Round by round, a greedy draw
     cannot undo the choices of the rounds before it, and a small field runs out of new
-    opponents after a few rounds; so the search may change any drawn round. Each step takes
-    a player who meets someone again and tries them against players of other tables; a swap
-    that does not add repeats is made, one that adds some only now and then (less often as
-    the search goes on), so it can walk out of a dead end. The best schedule seen is kept.
-    `budget` counts the work (swaps weighed, seats looked over), not time, so the same seed
-    always gives the same rounds.
+    opponents after a few rounds; so the search may change any drawn round. Each step
+    weighs every swap of a player who meets someone again with a player of another table
+    of that round, and makes the best one even when it adds repeats (the way out of a dead
+    end), but not one that undoes a recent swap unless it beats the best schedule seen;
+    after a long time without a better schedule a few random swaps shake it up. The best
+    schedule seen is kept. `budget` counts the work (swaps weighed, seats looked over),
+    not time, so the same seed always gives the same rounds.
+    (Dotú and Van Hentenryck's tabu search for the social golfer problem.)
     """
     cost = sum(times - 1 for row in met for times in row if times > 1) // 2
     if cost <= floor or not drawn or all(len(tables) < 2 for tables in drawn):
         return
-    best_cost = cost
-    best = [[table[:] for table in tables] for tables in drawn]
-    total = budget
-    random_, exp = rng.random, math.exp
-    clashing: list[tuple[int, int, int]] = []
-    stale = True
-    while budget > 0:
-        if stale:
-            # (round, table, player) for every player who meets a tablemate again
-            clashing = [(r, here, p) for r, tables in enumerate(drawn)
-                        for here, home in enumerate(tables) for p in home
-                        if any(met[p][q] > 1 for q in home if q != p)]
-            budget -= 4 * len(drawn) * len(drawn[0])
-            stale = False
-            if not clashing:
-                break
-        r, here, a = clashing[int(random_() * len(clashing))]
-        tables = drawn[r]
-        home = tables[here]
-        others = len(tables) - 1
-        row_a = met[a]
-        home_others = [o for o in home if o != a]
-        leave_a = sum(1 for o in home_others if row_a[o] > 1)
-        heat = _HOT * (_COLD / _HOT) ** (1 - budget / total)
-        for _try in range(_TRIES):
-            budget -= 1
-            there = int(random_() * others)
-            if there >= here:
-                there += 1
-            table = tables[there]
-            b = table[int(random_() * len(table))]
-            row_b = met[b]
-            delta = -leave_a
-            for o in table:
-                if o != b:
-                    if row_a[o] > 0:
-                        delta += 1
-                    if row_b[o] > 1:
-                        delta -= 1
-            for o in home_others:
-                if row_b[o] > 0:
-                    delta += 1
-            if delta <= 0 or random_() < exp(-delta / heat):
-                break
-        else:
-            continue
-        for o in home_others:
-            row_a[o] -= 1
-            met[o][a] -= 1
-            row_b[o] += 1
-            met[o][b] += 1
-        for o in table:
+    n, rounds = len(met), len(drawn)
+    where = [[0] * n for _ in drawn]
+    # clash[r][p]: tablemates of p in drawn round r whom p meets more than once
+    clash = [[0] * n for _ in drawn]
+    for r, tables in enumerate(drawn):
+        for index, table in enumerate(tables):
+            for p in table:
+                where[r][p] = index
+                clash[r][p] = sum(1 for q in table if q != p and met[p][q] > 1)
+    budget -= 4 * rounds * n
+    # round * n + player for each player who clashes, and where each sits in that list,
+    # so a clashing player is found without looking over every seat after each swap
+    clashing: list[int] = []
+    at: dict[int, int] = {}
+
+    def mark(r: int, p: int) -> None:
+        key = r * n + p
+        if clash[r][p] > 0:
+            if key not in at:
+                at[key] = len(clashing)
+                clashing.append(key)
+        elif key in at:
+            index = at.pop(key)
+            last = clashing.pop()
+            if index < len(clashing):
+                clashing[index] = last
+                at[last] = index
+
+    def swap(r: int, a: int, b: int) -> int:
+        tables, seat = drawn[r], where[r]
+        here, there = seat[a], seat[b]
+        home, away = tables[here], tables[there]
+        row_a, row_b = met[a], met[b]
+        delta = 0
+        crossed = []
+        for o in home:
+            if o != a:
+                row_a[o] -= 1
+                met[o][a] -= 1
+                row_b[o] += 1
+                met[o][b] += 1
+                delta += (row_b[o] > 1) - (row_a[o] > 0)
+                if row_a[o] == 1:
+                    crossed.append((a, o, -1))
+                if row_b[o] == 2:
+                    crossed.append((b, o, 1))
+        for o in away:
             if o != b:
                 row_b[o] -= 1
                 met[o][b] -= 1
                 row_a[o] += 1
                 met[o][a] += 1
+                delta += (row_a[o] > 1) - (row_b[o] > 0)
+                if row_b[o] == 1:
+                    crossed.append((b, o, -1))
+                if row_a[o] == 2:
+                    crossed.append((a, o, 1))
         home[home.index(a)] = b
-        table[table.index(b)] = a
-        stale = True
-        cost += delta
+        away[away.index(b)] = a
+        seat[a], seat[b] = there, here
+        # a pair that now meets twice, or only once again, clashes or stops clashing in
+        # the other rounds where it shares a table
+        for x, y, step in crossed:
+            for other in range(rounds):
+                if other != r and where[other][x] == where[other][y]:
+                    clash[other][x] += step
+                    clash[other][y] += step
+                    mark(other, x)
+                    mark(other, y)
+        for table in (home, away):
+            for p in table:
+                row = met[p]
+                clash[r][p] = sum(1 for q in table if q != p and row[q] > 1)
+                mark(r, p)
+        return delta
+
+    for r in range(rounds):
+        for p in range(n):
+            mark(r, p)
+    best_cost = cost
+    best = [[table[:] for table in tables] for tables in drawn]
+    tabu: dict[tuple[int, int, int], int] = {}
+    random_ = rng.random
+    low, high = _TENURE
+    step = stale = 0
+    while budget > 0 and clashing:
+        step += 1
+        best_delta, moves = None, []
+        for key in clashing[:]:
+            r, a = divmod(key, n)
+            tables, seat, mine = drawn[r], where[r], clash[r]
+            here = seat[a]
+            row_a = met[a]
+            rows_home = [met[o] for o in tables[here] if o != a]
+            for there, table in enumerate(tables):
+                if there == here:
+                    continue
+                base = sum(1 for o in table if row_a[o] > 0) - mine[a]
+                for b in table:
+                    delta = base - mine[b] - (row_a[b] > 0)
+                    for row in rows_home:
+                        if row[b] > 0:
+                            delta += 1
+                    if best_delta is not None and delta > best_delta:
+                        continue
+                    if (tabu.get((r, a, b) if a < b else (r, b, a), 0) > step
+                            and cost + delta >= best_cost):
+                        continue
+                    if best_delta is None or delta < best_delta:
+                        best_delta, moves = delta, [(r, a, b)]
+                    else:
+                        moves.append((r, a, b))
+            budget -= n
+        if not moves:
+            continue
+        r, a, b = moves[int(random_() * len(moves))]
+        cost += swap(r, a, b)
+        budget -= _SWAP_WORK * rounds
+        tabu[(r, a, b) if a < b else (r, b, a)] = step + low + int(random_() * (high - low + 1))
         if cost < best_cost:
-            best_cost = cost
-            best = [[t[:] for t in ts] for ts in drawn]
+            best_cost, stale = cost, 0
+            best = [[table[:] for table in tables] for tables in drawn]
             if cost <= floor:
                 break
+            continue
+        stale += 1
+        if stale >= _STALE:
+            stale = 0
+            for _kick in range(_KICK):
+                r = int(random_() * rounds)
+                tables = drawn[r]
+                if len(tables) < 2:
+                    continue
+                here = int(random_() * len(tables))
+                there = int(random_() * (len(tables) - 1))
+                there += there >= here
+                a = tables[here][int(random_() * len(tables[here]))]
+                b = tables[there][int(random_() * len(tables[there]))]
+                cost += swap(r, a, b)
+                budget -= _SWAP_WORK * rounds
     drawn[:] = best
 
 
-# A swap that adds one repeat is taken about one time in seven at the start of the search
-# (heat 0.5) and hardly ever at its end (0.05); a player who clashes is tried against up to
-# 28 others (every other player of a 32-player round) before the search picks another.
-_HOT, _COLD, _TRIES = 0.5, 0.05, 28
+# A swap just made stays barred for 3-12 steps (drawn anew each time, so the search does
+# not fall into a cycle of one length); after 300 steps without a better schedule, 3
+# random swaps shake it up. Making a swap costs about as much work as weighing 12 others
+# per round (the other rounds' clashes are updated).
+_TENURE, _STALE, _KICK, _SWAP_WORK = (3, 12), 300, 3, 12
 _GREEDY = 6
 """Draws of each round a small field keeps the best of before the search: the search then
-starts from the round-by-round draw and keeps the best schedule it sees, so it is never
-worse than that draw for the same seed."""
+starts from the round-by-round draw (or from a field's rounds, that draw kept when the
+search ends worse) and keeps the best schedule it sees, so it is never worse than that
+draw for the same seed."""
+
+
+def _field(size: int) -> tuple[Callable[[int, int], int], Callable[[int, int], int]] | None:
+    """Addition and multiplication of a finite field on 0..size-1: a prime, or a power of
+    two up to 128 (sums are bitwise xor, products reduced by an irreducible polynomial);
+    None for any other size."""
+    if size in _POLYNOMIALS:
+        polynomial = _POLYNOMIALS[size]
+
+        def times(x: int, y: int) -> int:
+            product = 0
+            while y:
+                if y & 1:
+                    product ^= x
+                y >>= 1
+                x <<= 1
+                if x & size:
+                    x ^= polynomial
+            return product
+        return (lambda x, y: x ^ y), times
+    if size > 1 and all(size % d for d in range(2, math.isqrt(size) + 1)):
+        return (lambda x, y: (x + y) % size), (lambda x, y: x * y % size)
+    return None
+
+
+_POLYNOMIALS = {4: 0b111, 8: 0b1011, 16: 0b10011, 32: 0b100101, 64: 0b1000011,
+                128: 0b10000011}
+
+
+def _lines(first: list[list[int]], count: int, rng: random.Random) -> list[list[list[int]]]:
+    """Up to `count` rounds after `first` in which nobody meets anyone twice, or none when
+    the tables are not all full or their number g is not a prime or a power of two.
+
+    Seat j of table i goes to table i + s_j * t in round t (in a field of g elements, the
+    s_j four different numbers): two players of different seats share a table in exactly
+    one of the rounds t = 0..g-1, round 0 being `first`, and two of the same seat never.
+    So g - 1 rounds cost nothing, where a draw often finds none past half of them."""
+    tables = len(first)
+    field_ = _field(tables) if tables >= 4 and all(len(t) == 4 for t in first) else None
+    if field_ is None:
+        return []
+    plus, times = field_
+    slopes = rng.sample(range(tables), 4)
+    rounds = []
+    for t in rng.sample(range(1, tables), min(count, tables - 1)):
+        placed: list[list[int]] = [[] for _ in range(tables)]
+        for i, table in enumerate(first):
+            for j, player in enumerate(table):
+                placed[plus(i, times(slopes[j], t))].append(player)
+        rounds.append(placed)
+    return rounds
 
 
 def draw_rounds(earlier: Sequence[Seating], rounds: int, seed: int
@@ -655,13 +784,35 @@ def draw_rounds(earlier: Sequence[Seating], rounds: int, seed: int
             _meet(met, [number[p] for p in seats.values() if p in number])
     rng = random.Random(f"mahjtable-draw:{seed}:{len(earlier)}")
     players = list(range(n))
-    drawn: list[list[list[int]]] = []
-    for _round_no in range(len(earlier) + 1, rounds + 1):
+    floor = fewest_repeats(n, rounds)
+    wanted = rounds - len(earlier)
+    # Past g - 1 rounds the lines run out and the draw after them is stuck (with 28
+    # players, 9 repeats in 8 rounds for every seed): the search gets the last two rounds
+    # free to change, which reaches 0 for most seeds.
+    lines = [] if len(earlier) > 1 else _lines(
+        [[number[p] for p in last[table].values() if p in number] for table in sorted(last)],
+        wanted if wanted < tables else wanted - 2, rng)
+    greedy = None
+    if lines and len(lines) < wanted:
+        # the round-by-round draw, kept when the search from the lines ends worse
+        greedy, greedy_met = [], [row[:] for row in met]
+        for _round_no in range(wanted):
+            greedy.append(_best_of_draws(players, tables, greedy_met, rng))
+            for table in greedy[-1]:
+                _meet(greedy_met, table)
+    earlier_met = [row[:] for row in met]
+    drawn = lines
+    for placed in lines:
+        for table in placed:
+            _meet(met, table)
+    for _round_no in range(len(lines), wanted):
         placed = _best_of_draws(players, tables, met, rng)
         for table in placed:
             _meet(met, table)
         drawn.append(placed)
-    _search(drawn, met, fewest_repeats(n, rounds), _SEARCH_BUDGET, rng)
+    _search(drawn, met, floor, _SEARCH_BUDGET, rng)
+    if greedy is not None and _repeats(earlier_met, greedy) < _repeats(earlier_met, drawn):
+        drawn = greedy
     result: dict[int, dict[int, dict[str, Player]]] = {}
     for round_no, placed in enumerate(drawn, start=len(earlier) + 1):
         this_round: dict[int, dict[str, Player]] = {}
@@ -674,10 +825,19 @@ def draw_rounds(earlier: Sequence[Seating], rounds: int, seed: int
     return result
 
 
-_SEARCH_BUDGET = 450_000
+_SEARCH_BUDGET = 900_000
 """Work the search may do (swaps weighed, seats looked over): with the draws before it,
-about half a second for 32 players and 12 rounds on a slow shared 2-core machine. A large
-field rarely needs the search."""
+about 0.4 s for 32 players and 10 rounds on a slow shared 2-core machine (12 rounds reach
+the floor sooner). A large field rarely needs the search."""
+
+
+def _repeats(met: list[list[int]], drawn: list[list[list[int]]]) -> int:
+    """Repeat meetings of the rounds `met` counts and the rounds `drawn` after them."""
+    met = [row[:] for row in met]
+    for placed in drawn:
+        for table in placed:
+            _meet(met, table)
+    return sum(times - 1 for row in met for times in row if times > 1) // 2
 
 
 def _meet(met: list[list[int]], table: list[int]) -> None:
