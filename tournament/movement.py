@@ -789,9 +789,9 @@ def draw_rounds(earlier: Sequence[Seating], rounds: int, seed: int
     # Past g - 1 rounds the lines run out and the draw after them is stuck (with 28
     # players, 9 repeats in 8 rounds for every seed): the search gets the last two rounds
     # free to change, which reaches 0 for most seeds.
-    lines = [] if len(earlier) > 1 else _lines(
-        [[number[p] for p in last[table].values() if p in number] for table in sorted(last)],
-        wanted if wanted < tables else wanted - 2, rng)
+    first = [[number[p] for p in last[table].values() if p in number] for table in sorted(last)]
+    count = wanted if wanted < tables else wanted - 2
+    lines = [] if len(earlier) > 1 else _lines(first, count, rng)
     greedy = None
     if lines and len(lines) < wanted:
         # the round-by-round draw, kept when the search from the lines ends worse
@@ -801,16 +801,30 @@ def draw_rounds(earlier: Sequence[Seating], rounds: int, seed: int
             for table in greedy[-1]:
                 _meet(greedy_met, table)
     earlier_met = [row[:] for row in met]
-    drawn = lines
-    for placed in lines:
-        for table in placed:
-            _meet(met, table)
-    for _round_no in range(len(lines), wanted):
-        placed = _best_of_draws(players, tables, met, rng)
-        for table in placed:
-            _meet(met, table)
-        drawn.append(placed)
-    _search(drawn, met, floor, _SEARCH_BUDGET, rng)
+    # Whether the two rounds left free can be completed depends on which of the field's
+    # rounds came before them (with 28 players one choice left 8 and 9 repeats for two
+    # seeds in ten, where others reach 0): another choice is tried, the budget shared.
+    attempts = _ATTEMPTS if lines and len(lines) < wanted else 1
+    drawn, drawn_cost = None, None
+    for attempt in range(attempts):
+        if attempt:
+            lines = _lines(first, count, rng)
+        met = [row[:] for row in earlier_met]
+        tried = lines
+        for placed in lines:
+            for table in placed:
+                _meet(met, table)
+        for _round_no in range(len(lines), wanted):
+            placed = _best_of_draws(players, tables, met, rng)
+            for table in placed:
+                _meet(met, table)
+            tried.append(placed)
+        _search(tried, met, floor, _SEARCH_BUDGET // attempts, rng)
+        cost = _repeats(earlier_met, tried)
+        if drawn_cost is None or cost < drawn_cost:
+            drawn, drawn_cost = tried, cost
+        if cost <= floor:
+            break
     if greedy is not None and _repeats(earlier_met, greedy) < _repeats(earlier_met, drawn):
         drawn = greedy
     result: dict[int, dict[int, dict[str, Player]]] = {}
@@ -829,6 +843,10 @@ _SEARCH_BUDGET = 900_000
 """Work the search may do (swaps weighed, seats looked over): with the draws before it,
 about 0.4 s for 32 players and 10 rounds on a slow shared 2-core machine (12 rounds reach
 the floor sooner). A large field rarely needs the search."""
+
+
+_ATTEMPTS = 3
+"""Choices of the field's rounds tried when the last rounds are left to the search."""
 
 
 def _repeats(met: list[list[int]], drawn: list[list[list[int]]]) -> int:

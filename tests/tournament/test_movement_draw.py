@@ -39,12 +39,13 @@ def test_the_search_keeps_the_rounds_already_seated_and_seats_everyone_once():
     assert repeats(first, {2: second, **rest}) <= 31
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [0, 1, 9])
 def test_twenty_eight_players_meet_nobody_twice_in_eight_rounds(seed):
-    # 0 for 8 of seeds 0-9 (8 and 9 for seeds 0 and 9); the annealing alone gave 10-14.
+    # 0 for seeds 0-9; one choice of the field's rounds alone left 8 and 9 for seeds 0 and
+    # 9, the annealing alone 10-14.
     first = by_number(7)
     drawn = draw_rounds([first], 8, seed)
-    assert repeats(first, drawn) <= 2
+    assert repeats(first, drawn) == 0
     assert drawn == draw_rounds([first], 8, seed)
 
 
