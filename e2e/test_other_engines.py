@@ -2,13 +2,17 @@
 size: the page, a wall game with a dead hand, the signer's one tap with the save's answer
 lost and the phone sending it again by itself, a call to the director, time called, every
 player's confirmation and the submit. Chromium runs the same steps in the other e2e files;
-here the point is the other engines' JavaScript and CSS. A missing engine skips, saying
-which package brings it (.ci/run installs them)."""
+here the point is the other engines' JavaScript and CSS. And a player's own phone in each
+engine, East's in Chromium: "this is me", East's answers followed through the poll, the
+signer's confirmation. A missing engine skips, saying which package brings it (.ci/run
+installs them)."""
 
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
+from e2e.conftest import WITHIN_ONE_POLL
 from e2e.engines import ENGINES, EngineMissing
 from e2e.test_table_round import seed
 
@@ -101,3 +105,44 @@ def test_a_tables_round_in_the_other_engines(live_server, engine):
     engine.tap(".submit-form button[type=submit]")
     engine.wait_text("main", "changes only by the director")
     assert engine.run("document.querySelectorAll('a[href*=\"/game\"]').length") == 0
+
+
+def test_a_players_own_phone_in_the_other_engines(live_server, engine, new_phone):
+    code, token = seed(live_server, "tnt")
+    url = f"{live_server.url}/t/{code}/1?k={token}"
+    engine.open(url)
+    engine.wait_text("h1", "Table 1")
+    engine.tap(".this-is-me button[value=S]")
+    engine.wait_text("#my-view-h", "Bea Goldberg, South: this phone is yours")
+    # the player's own part comes before the clock, as in Chromium (page.html)
+    assert engine.run("document.querySelector('#my-view').getBoundingClientRect().top"
+                      " < document.querySelector('#clock').getBoundingClientRect().top")
+
+    # East, on her own phone (Chromium): game 1, South wins a 25 thrown by West
+    east = new_phone()
+    east.goto(url)
+    east.get_by_role("link", name="Enter game 1").click()
+    # each answer, then what shows once its answer is in
+    for name, value, then in (("outcome", "mahjong\\:S", "#step-value"),
+                              ("value", "25", "#step-win_by"),
+                              ("win_by", "thrown\\:W", "#step-exposures"),
+                              ("exposures", "2", "#confirm-later")):
+        east.locator(f"label[for='{name}-{value}']").click()
+        expect(east.locator(then)).to_be_visible()
+    east.get_by_role("button", name="Save game 1: Bea Goldberg confirms on their phone").click()
+    expect(east.locator(".flash")).to_contain_text("Game 1 saved.")
+
+    # South's phone offers her confirmation within one poll; one tap
+    engine.wait_text("#my-confirm-1", "Bea Goldberg: 25 is right",
+                     seconds=WITHIN_ONE_POLL / 1000)
+    engine.tap("#my-confirm-1")
+    engine.wait_text(".flash", "Game 1 confirmed.")
+    engine.wait_text("#my-confirmed-1", "Game 1 confirmed")
+    expect(east.locator("#waiting-1")).to_have_count(0, timeout=WITHIN_ONE_POLL)
+
+    # East's answers for game 2 reach South's phone through the poll, said unsaved
+    east.get_by_role("link", name="Enter game 2").click()
+    east.locator("label[for='outcome-mahjong\\:N']").click()
+    expect(east.locator("#step-value")).to_be_visible()
+    engine.wait_text("#my-draft", "East is entering game 2", seconds=WITHIN_ONE_POLL / 1000)
+    engine.wait_text("#my-draft", "not saved yet")
