@@ -127,9 +127,11 @@ def computed_rounds(movement: Movement, earlier: list[dict[int, dict[str, int]]]
     if not earlier or rounds <= len(earlier):
         return {}
     if movement.kind == "draw":
-        return _drawn(json.dumps(movement.to_dict(), sort_keys=True),
-                      json.dumps([{str(t): s for t, s in r.items()} for r in earlier],
-                                 sort_keys=True), rounds)
+        # a day cut short keeps the schedule drawn for the longer one (Movement.drawn_for)
+        drawn = _drawn(json.dumps(movement.to_dict(), sort_keys=True),
+                       json.dumps([{str(t): s for t, s in r.items()} for r in earlier],
+                                  sort_keys=True), max(rounds, movement.drawn_for))
+        return {number: tables for number, tables in drawn.items() if number <= rounds}
     return later_rounds(movement, earlier, rounds)
 
 

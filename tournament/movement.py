@@ -317,6 +317,9 @@ class Movement:
     fresh draw every round from `seed`. kind "imported": the organiser's seating.
     `from_round`: the seated round the later rounds are computed from (1, unless the
     movement was changed after round 2 was seated: then the last round seated then).
+    `drawn_for`: a draw's rounds are searched together, so its schedule depends on how
+    many there are; when the director cuts the day short once rounds are seated, the
+    schedule stays the one drawn for this many rounds (0: the tournament's number).
     """
 
     kind: str = "moves"
@@ -324,11 +327,16 @@ class Movement:
     moves: Mapping[str, int] = field(default_factory=lambda: dict(MOVES))
     seed: int = 0
     from_round: int = 1
+    drawn_for: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "pattern": self.pattern,
-                "moves": {seat: self.moves[seat] for seat in SEATS},
-                "seed": self.seed, "from_round": self.from_round}
+        stored = {"kind": self.kind, "pattern": self.pattern,
+                  "moves": {seat: self.moves[seat] for seat in SEATS},
+                  "seed": self.seed, "from_round": self.from_round}
+        # only when set: a movement stored before days could be cut short reads the same
+        if self.drawn_for:
+            stored["drawn_for"] = self.drawn_for
+        return stored
 
     @classmethod
     def from_dict(cls, stored: object) -> Movement:
@@ -352,11 +360,13 @@ class Movement:
                                  f"-{MOST_TABLES_MOVED} to {MOST_TABLES_MOVED}.")
         seed = stored.get("seed", 0)
         from_round = stored.get("from_round", 1)
-        for name, value in (("seed", seed), ("from_round", from_round)):
+        drawn_for = stored.get("drawn_for", 0)
+        for name, value in (("seed", seed), ("from_round", from_round),
+                            ("drawn_for", drawn_for)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"The movement's {name} must be a whole number.")
         return cls(kind=kind, pattern=pattern, moves={s: moves[s] for s in SEATS},
-                   seed=seed, from_round=max(1, from_round))
+                   seed=seed, from_round=max(1, from_round), drawn_for=drawn_for)
 
     @classmethod
     def named(cls, key: str, seed: int = 0, from_round: int = 1) -> Movement:

@@ -222,18 +222,28 @@ def create_tournament_from_form(
 
 def _draw_from_the_seated_rounds(tournament: Tournament, rounds_before: int) -> None:
     """A fresh draw searches all its rounds together (tournament.movement.draw_rounds), so
-    with another number of rounds its unseated rounds come from another schedule than
-    the seated ones: drawn on from the rounds it was chosen after, they would not count
-    the meetings of the rounds seated since. It is drawn on from every seated round
-    instead, as a movement changed after them is."""
+    with another number of rounds its unseated rounds would come from another schedule
+    than the seated ones. Once round 1 is seated (the players may have read where they
+    go next): fewer rounds keep the schedule drawn for the longer day, its last rounds
+    left out; more rounds than it was drawn for are drawn on from every seated round, as
+    a movement changed after them is, so that they count the meetings of the rounds
+    seated since it was chosen."""
     movement = movement_plan(tournament)
     if movement.kind != "draw" or tournament.rounds == rounds_before:
         return
     last_seated = db.session.scalar(
         select(func.max(Round.number)).join(Seating, Seating.round_id == Round.id)
-        .where(Round.tournament_id == tournament.id)) or 1
-    if last_seated > movement.from_round:
-        tournament.movement = replace(movement, from_round=last_seated).to_dict()
+        .where(Round.tournament_id == tournament.id))
+    if not last_seated:
+        return
+    drawn_for = max(rounds_before, movement.drawn_for)
+    if tournament.rounds <= drawn_for:
+        tournament.movement = replace(movement, drawn_for=drawn_for).to_dict()
+    elif last_seated > movement.from_round:
+        tournament.movement = replace(movement, from_round=last_seated,
+                                      drawn_for=0).to_dict()
+    else:
+        tournament.movement = replace(movement, drawn_for=0).to_dict()
 
 
 @write

@@ -216,34 +216,70 @@ def test_under_a_draw_players_and_tables_are_told_the_drawn_next_table(client, d
     assert f"Next round: <strong>table {spot[0]}</strong>" in table
 
 
-def test_a_draw_cut_short_draws_its_next_round_from_every_seated_round(client, director):
-    """A draw searches all its rounds together: when the director changes the number of
-    rounds after rounds 2 and 3 are seated, round 4 is drawn on from all three, so
-    nobody meets a player again that the seated rounds already paired them with."""
+def _repeat_meetings(tournament, last):
     from collections import Counter
     from itertools import combinations
 
+    met = Counter()
+    for number in range(1, last + 1):
+        tables = {}
+        for (table, _), player in seats_of(tournament, number).items():
+            tables.setdefault(table, []).append(player)
+        assert sorted(p for ps in tables.values() for p in ps) == list(range(1, 33))
+        met.update(frozenset(pair) for ps in tables.values() for pair in combinations(ps, 2))
+    return sum(count - 1 for count in met.values())
+
+
+def _change_rounds(tournament, director, rounds):
     from blueprints.director.tournaments import update_tournament
+
+    update_tournament(tournament, director, name=tournament.name, rounds=rounds,
+                      starts_on=None, ends_on=None, venue="", games_per_round=4,
+                      round_minutes=50, prize_places=3, sessions="", mini=None)
+    db.session.commit()
+
+
+def test_a_draw_cut_short_keeps_the_schedule_the_players_were_given(client, director):
+    """A draw searches all its rounds together, so a 5-round schedule is not the first
+    five rounds of an 8-round one. When the director cuts the day short after rounds 2
+    and 3 are seated, round 4 is the one the players were told (their pages' "next
+    round"), and the schedule's meetings stay as drawn."""
+    from core.rounds import plan_rounds
 
     tournament = make_tournament(director, players=32, rounds=8)
     assert use(client, tournament, "draw", seed="4321").status_code == 302
     for number in (2, 3):
         ensure_round(tournament, number)
         db.session.commit()
-    update_tournament(tournament, director, name=tournament.name, rounds=5,
-                      starts_on=None, ends_on=None, venue="", games_per_round=4,
-                      round_minutes=50, prize_places=3, sessions="", mini=None)
-    db.session.commit()
-    assert movement_plan(tournament).from_round == 3
+    numbers = {p.id: p.number for p in tournament.players}
+    told = {(table, seat): numbers[pid]
+            for table, seats in plan_rounds(tournament, 4)[4].items()
+            for seat, pid in seats.items()}
+    _change_rounds(tournament, director, 5)
+    assert movement_plan(tournament).drawn_for == 8
+    assert movement_plan(tournament).from_round == 1
     ensure_round(tournament, 4)
     db.session.commit()
-    met = Counter()
-    for number in range(1, 5):
-        tables = {}
-        for (table, _), player in seats_of(tournament, number).items():
-            tables.setdefault(table, []).append(player)
-        assert sorted(p for ps in tables.values() for p in ps) == list(range(1, 33))
-        met.update(frozenset(pair) for ps in tables.values() for pair in combinations(ps, 2))
-    # Drawn on from round 1 alone (the 8-round schedule's rounds 2 and 3 seated, a
-    # 5-round schedule's round 4) it gave 7 repeat meetings; from all three, 1.
-    assert sum(count - 1 for count in met.values()) <= 2
+    assert seats_of(tournament, 4) == told
+    # 32 players, 8 tables: the 8-round schedule has nobody meet anyone twice (a 5-round
+    # schedule drawn on from round 1 alone, before rounds were drawn together, gave 7)
+    assert _repeat_meetings(tournament, 4) == 0
+
+
+def test_a_draw_given_more_rounds_draws_them_from_every_seated_round(client, director):
+    """More rounds than the schedule was drawn for: the rounds to come are drawn on from
+    every seated round, so nobody meets again a player the seated rounds paired them with
+    more than the field forces; seating the first of them seats everyone once."""
+    tournament = make_tournament(director, players=32, rounds=4)
+    assert use(client, tournament, "draw", seed="4321").status_code == 302
+    for number in (2, 3):
+        ensure_round(tournament, number)
+        db.session.commit()
+    _change_rounds(tournament, director, 3)
+    assert movement_plan(tournament).drawn_for == 4
+    _change_rounds(tournament, director, 8)
+    plan = movement_plan(tournament)
+    assert (plan.from_round, plan.drawn_for) == (3, 0)
+    ensure_round(tournament, 4)
+    db.session.commit()
+    assert _repeat_meetings(tournament, 4) <= 2
