@@ -230,6 +230,17 @@ def someone_waiting(tournament: Tournament) -> bool:
                                 ~seated_anywhere).exists())))
 
 
+def waiting_for_a_seat(tournament: Tournament) -> list[Player]:
+    """The ranked players in the field (not marked not coming) without a seat in any round
+    made, by number: a late arrival, or a no-show who came after all. [] at once (one
+    EXISTS query) when there is none."""
+    if not someone_waiting(tournament):
+        return []
+    seated_ids = {pid for plan in stored_seating(tournament).values()
+                  for seats in plan.values() for pid in seats.values()}
+    return joining(tournament, seated_ids, substitutions(tournament))[0]
+
+
 def joining_group(ranked: list[Player], free: list[Player]) -> list[int]:
     """The players who take new tables together: every ranked player without a seat and
     the free substitutes it takes to fill their tables; [] while there are too few

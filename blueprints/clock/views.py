@@ -20,7 +20,7 @@ from core.access import ANY_STAFF, MANAGE, staff_required, staff_role
 from core.clock import announcements, clock_by_code, clock_view, unchanged
 from core.errors import Conflict, Refused
 from core.lookup import movement_words
-from core.rounds import round_row
+from core.rounds import round_row, waiting_for_a_seat
 from core.words import clock_text
 
 from . import actions, bar, grid
@@ -121,6 +121,9 @@ def _console_context(tournament, role, forms=None, problem=None):
         # Before seating or starting the next round: earlier sheets still not submitted.
         unsubmitted=(grid.unsubmitted_before(tournament, next_no)
                      if can_control and next_no and not in_play else []),
+        # Before seating the next round: players here who would sit it out.
+        waiting=(waiting_for_a_seat(tournament)
+                 if can_control and next_no and not in_play else []),
         **_grid_context(tournament, view),
     )
 

@@ -25,7 +25,7 @@ from core.writes import write
 from models import Player, Round, Seating, Substitution, Tournament, User, db, utcnow
 
 from .common import PLAYED, SetupError, audit, lock_tournament, played_rounds, players_changed
-from .players import add_player, player_snapshot
+from .players import add_player, player_snapshot, withdraw_player
 from .seating import seat_round_one
 
 ARRIVALS = {"here": "here", "late": "late", "absent": "not coming"}
@@ -46,6 +46,10 @@ class Door:
     waiting: list[Player] = field(default_factory=list)
     joins_from: int | None = None
     free_substitutes: int = 0
+    # The substitutes seated since round 1 to fill a table, whose seat the first player
+    # waiting can take from `next_round` (take_substitute_seat).
+    substitute_seats: list[Player] = field(default_factory=list)
+    next_round: int | None = None
 
 
 def door(tournament: Tournament) -> Door:
@@ -77,7 +81,14 @@ def door(tournament: Tournament) -> Door:
         joins_from = next((n for n in sorted(plans) if ids and ids <= {
             pid for seats in plans[n].values() for pid in seats.values()}), None)
     short = max((-len(ranked)) % 4 - len(free), 0) if ranked else 0
-    return Door(here, expected, tables, short, True, started, ranked, joins_from, len(free))
+    first_seated = {pid for seats in stored.get(1, {}).values() for pid in seats.values()}
+    standing_in = {sub for sub, _ in substitutions(tournament).values()}
+    substitute_seats = [p for p in tournament.players
+                        if ranked and next_round is not None and p.is_substitute
+                        and p.withdrawn_from_round is None and p.id in first_seated
+                        and p.id not in standing_in]
+    return Door(here, expected, tables, short, True, started, ranked, joins_from, len(free),
+                sorted(substitute_seats, key=lambda p: p.number), next_round)
 
 
 @write
@@ -132,6 +143,26 @@ def bring_back(tournament: Tournament, user: User, player: Player) -> None:
     audit(tournament, user, "player.return", f"player:{player.id}", before=before,
           after=player_snapshot(player) | {"arrival": "here"})
     seat_joining(tournament, user)
+
+
+@write
+def take_substitute_seat(tournament: Tournament, user: User, player: Player,
+                         substitute: Player) -> int:
+    """A late arrival takes the seat of a substitute who filled a table since round 1,
+    from the next round not played: the substitute leaves from that round, with the
+    player standing in (players.withdraw_player, audited there); the substitute keeps the
+    games played. Returns the round she plays from. SetupError in plain words when she
+    is not waiting or he is not such a substitute (the page changed since it was shown)."""
+    lock_tournament(tournament)
+    found = door(tournament)
+    if player not in found.waiting:
+        raise SetupError(None, f"{player.name} is not waiting for a seat.")
+    if substitute not in found.substitute_seats or found.next_round is None:
+        raise SetupError(None, f"{substitute.name}'s seat cannot be given: tap the page "
+                               "again to see the seats that can.")
+    withdraw_player(tournament, user, substitute, from_round=found.next_round,
+                    substitute=player)
+    return found.next_round
 
 
 def seat_joining(tournament: Tournament, user: User | None) -> list[int]:

@@ -21,6 +21,10 @@ class MarkForm(Form):
     q = HiddenField()
 
 
+class TakeSeatForm(Form):
+    """A late arrival takes a substitute's seat (the ids are in the address)."""
+
+
 class SubstituteNamesForm(Form):
     """Up to three substitutes by name: never more is needed to fill a table."""
 

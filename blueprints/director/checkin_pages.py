@@ -13,8 +13,8 @@ from core.rounds import initial_seating, seated
 from . import checkin
 from . import players as player_rows
 from .blueprint import Saving, bp, number_clash
-from .checkin_forms import ArrivalForm, MarkForm, SubstituteNamesForm
-from .common import played_rounds
+from .checkin_forms import ArrivalForm, MarkForm, SubstituteNamesForm, TakeSeatForm
+from .common import SetupError, played_rounds
 
 # A search longer than any name or number is no search: cut, never refused.
 MAX_QUERY = 60
@@ -48,7 +48,8 @@ def _page(tournament, *, names_form=None, arrival_form=None, status=200):
         players=matches(tournament.players, query), everyone=len(tournament.players),
         pick=pick, done=done, was=was if was in checkin.ARRIVALS else "clear",
         door=checkin.door(tournament), arrivals=checkin.ARRIVALS,
-        mark_form=MarkForm(), names_form=names_form or SubstituteNamesForm(),
+        mark_form=MarkForm(), take_form=TakeSeatForm(),
+        names_form=names_form or SubstituteNamesForm(),
         arrival_form=arrival_form or ArrivalForm(),
         round1_played=1 in played_rounds(tournament),
         role=g.role), status
@@ -95,6 +96,29 @@ def checkin_mark(tournament_id, player_id):
     # a browser skips autofocus on a page opened at one), the mark named with its undo.
     return redirect(url_for("director.checkin_page", tournament_id=tournament.id,
                             done=player.id, was=was))
+
+
+@bp.post("/t/<int:tournament_id>/checkin/<int:player_id>/takes/<int:substitute_id>")
+@staff_required(DESK)
+def checkin_take_seat(tournament_id, player_id, substitute_id):
+    """A late arrival takes a substitute's seat from the next round (one tap)."""
+    tournament = g.tournament
+    player = player_rows.tournament_player(tournament, player_id)
+    substitute = player_rows.tournament_player(tournament, substitute_id)
+    if player is None or substitute is None:
+        abort(404)
+    form = TakeSeatForm()
+    if not form.validate_on_submit():
+        flash("That was not saved; please tap the seat again.", "warning")
+        return _page(tournament, status=422)
+    try:
+        from_round = checkin.take_substitute_seat(tournament, current_user, player, substitute)
+    except SetupError as refused:
+        flash(refused.message, "warning")
+        return _page(tournament, status=409)
+    flash(f"{player.name} takes {substitute.name}'s seat from round {from_round}; "
+          f"{substitute.name} keeps the games played.")
+    return redirect(url_for("director.checkin_page", tournament_id=tournament.id))
 
 
 @bp.post("/t/<int:tournament_id>/checkin/seat")

@@ -17,6 +17,7 @@ def director_urls(app, tournament):
         db.select(TournamentStaff).where(TournamentStaff.tournament_id == tournament.id)
     ).first()
     values = {"tournament_id": tournament.id, "player_id": player.id, "number": 1,
+              "substitute_id": tournament.players[1].id,
               "staff_id": staff.id, "round_no": 1, "table_no": 1}
     urls = []
     for rule in app.url_map.iter_rules():

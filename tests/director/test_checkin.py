@@ -355,3 +355,77 @@ def test_a_player_marked_not_coming_waits_for_no_seat(client, director):
     mark(client, tournament, ann, "absent")
     db.session.expire_all()
     assert "Waiting for a seat" not in page(client, tournament)
+
+
+def test_a_late_arrival_takes_a_substitutes_seat_from_the_next_round(client, director):
+    """28 players, 3 no-shows: 3 substitutes fill the last table. One of them arrives
+    after round 1 has started: she takes a substitute's seat from round 2 in one tap; he
+    keeps his round 1, and round 2 seats her where he would have sat."""
+    tournament = door_event(director)
+    seat_with_three_no_shows(client, tournament)
+    start_round(tournament, 1)
+    bea = next(p for p in tournament.players if p.number == 9)
+    s1 = next(p for p in tournament.players if p.name == "S1")
+    his_round_2 = {(table, seat) for table, seats in plan_rounds(tournament, 2)[2].items()
+                   for seat, pid in seats.items() if pid == s1.id}
+    mark(client, tournament, bea)
+    db.session.expire_all()
+    body = page(client, tournament)
+    assert f"{bea.name} takes S1’s seat" in body and "from round 2" in body
+    response = client.post(f"/director/t/{tournament.id}/checkin/{bea.id}/takes/{s1.id}")
+    assert response.status_code == 302
+    db.session.expire_all()
+    body = page(client, tournament)
+    assert "Waiting for a seat" not in body
+    assert s1.withdrawn_from_round == 2 and bea.withdrawn_from_round is None
+    rnd2 = ensure_round(tournament, 2)
+    db.session.commit()
+    assert {(s.table.number, s.seat) for s in rnd2.seats if s.player_id == bea.id} \
+        == his_round_2
+    assert s1.id not in {s.player_id for s in rnd2.seats}
+    assert s1.id in {s.player_id for s in round_row(tournament, 1).seats}
+    events = db.session.scalars(select(AuditEvent.action).where(
+        AuditEvent.tournament_id == tournament.id)).all()
+    assert "player.substitute" in events
+
+
+def test_a_seat_that_cannot_be_given_is_refused_in_plain_words(client, director):
+    tournament = door_event(director)
+    seat_with_three_no_shows(client, tournament)
+    start_round(tournament, 1)
+    bea = next(p for p in tournament.players if p.number == 9)
+    ruth = next(p for p in tournament.players if p.number == 1)  # seated, not a substitute
+    mark(client, tournament, bea)
+    db.session.expire_all()
+    response = client.post(f"/director/t/{tournament.id}/checkin/{bea.id}/takes/{ruth.id}")
+    assert response.status_code == 409
+    assert "seat cannot be given" in response.get_data(as_text=True)
+    db.session.expire_all()
+    assert ruth.withdrawn_from_round is None
+    assert "Waiting for a seat" in page(client, tournament)
+
+
+def test_the_clock_page_warns_before_seating_a_round_someone_here_would_sit_out(
+        client, director):
+    tournament = door_event(director)
+    seat_with_three_no_shows(client, tournament)
+    start_round(tournament, 1)
+    clock = f"/clock/director/{tournament.id}"
+    assert "here without a seat" not in client.get(clock).get_data(as_text=True)
+    bea = next(p for p in tournament.players if p.number == 9)
+    mark(client, tournament, bea)
+    db.session.expire_all()
+    round_row(tournament, 1).ended_at = utcnow()
+    db.session.commit()
+    body = client.get(clock).get_data(as_text=True)
+    assert f"{bea.name} (No. 9)" in body and "is here without a seat" in body
+
+
+def test_a_no_show_looking_up_her_seat_is_sent_to_the_desk_not_told_to_wait(client,
+                                                                             director):
+    tournament = door_event(director)
+    seat_with_three_no_shows(client, tournament)
+    phone = client.get(f"/p/{tournament.code}/seat?number=3").get_data(as_text=True)
+    assert "You are not in the seating from round 1" in phone
+    assert "please see the director at the desk" in phone
+    assert "not ready yet" not in phone
