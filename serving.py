@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gc
 import io
+import logging
 import os
 import socket
 
@@ -107,6 +108,10 @@ def waitress_server(app, host: str, port: int):
     compile_templates = getattr(app, "compile_templates", None)
     if compile_templates is not None:
         compile_templates()
+    # waitress says "Task queue depth is N" each time a request waits for a free thread: a
+    # round's end does that by design (the requests are short), and in the director's
+    # console window a stream of warnings reads as trouble where there is none.
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     gc.collect()  # what lives as long as the server: see gunicorn.conf.py's post_worker_init
     gc.freeze()
     limit = getattr(app, "config", {}).get("MAX_CONTENT_LENGTH") or 2 * 1024 * 1024

@@ -153,3 +153,22 @@ def test_every_connection_is_closed_after_its_answer():
     request = SimpleNamespace(must_close=False)
     hook(None, request)
     assert request.must_close
+
+
+def test_waitress_keeps_its_queue_depth_warnings_out_of_the_directors_window(monkeypatch):
+    """A request waiting for a free thread is routine at a round's end; waitress's
+    warning for each would fill the console the director watches."""
+    import gc
+    import logging
+
+    from serving import waitress_server
+
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # not this test process's objects
+    queue = logging.getLogger("waitress.queue")
+    monkeypatch.setattr(queue, "level", logging.NOTSET)
+    server = waitress_server(lambda environ, start_response: [], "127.0.0.1", 0)
+    try:
+        assert not queue.isEnabledFor(logging.WARNING)
+        assert queue.isEnabledFor(logging.ERROR)
+    finally:
+        server.close()
