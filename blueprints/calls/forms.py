@@ -64,7 +64,9 @@ class ResolveForm(Form):
         validators=[Optional(),
                     NumberRange(-ADJUSTMENT_MAX, ADJUSTMENT_MAX,
                                 f"Points must be between -{ADJUSTMENT_MAX} and {ADJUSTMENT_MAX}.")],
-        render_kw={"inputmode": "numeric", "pattern": "-?[0-9]*"},
+        # No numbers-only keypad: an iPhone's has no minus key, and a ruling's points are
+        # mostly minus. The full keyboard's number row has it.
+        render_kw={"pattern": "-?[0-9]*", "autocomplete": "off"},
     )
     game_no = WholeNumberField(
         "Game number (optional: the game in progress)",

@@ -21,7 +21,8 @@ _RANGE = (f"A move is a number of tables from -{MOST_TABLES_MOVED} to {MOST_TABL
 def _move(label: str) -> WholeNumberField:
     return WholeNumberField(label, validators=[
         Optional(), NumberRange(-MOST_TABLES_MOVED, MOST_TABLES_MOVED, message=_RANGE)],
-        render_kw={"inputmode": "numeric", "autocomplete": "off"})
+        # No numbers-only keypad: an iPhone's has no minus key for "-1" (down a table).
+        render_kw={"autocomplete": "off"})
 
 
 class MovementChoiceForm(Form):
