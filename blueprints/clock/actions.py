@@ -21,7 +21,7 @@ from core.rounds import ensure_round, round_row
 from core.words import staff_actor
 from core.writes import write
 from models import Round, Tournament, User, db, record, utcnow
-from tournament.clock import ClockError, RoundClock
+from tournament.clock import NOT_STARTED, ClockError, RoundClock
 
 MAX_ADJUST_MINUTES = 60
 UNSTORABLE = "{what} has a character that cannot be stored; please type it again."
@@ -189,8 +189,28 @@ def adjust(tournament: Tournament, round_no: int, version: int, minutes: int, re
         raise ClockRefused(f"Add or take away between 1 and {MAX_ADJUST_MINUTES} minutes.")
     if minutes > 0 and extension_refusal(tournament):
         raise ClockRefused(extension_refusal(tournament))
-    return _act(tournament, round_no, version, user, role, "clock.adjust",
-                lambda clock, now: clock.adjust(minutes * 60, now), reason=reason.strip())
+
+    def change(clock: RoundClock, now: datetime) -> RoundClock:
+        if minutes < 0 and clock.state(now) != NOT_STARTED:
+            _check_not_more_than_left(clock.remaining(now), -minutes)
+        return clock.adjust(minutes * 60, now)
+
+    return _act(tournament, round_no, version, user, role, "clock.adjust", change,
+                reason=reason.strip())
+
+
+def _check_not_more_than_left(left: int, minutes: int) -> None:
+    """Taking away more minutes than are left would call time at every table at once: a
+    typed 60 for 6 must not do that. Taking away what is left, rounded up, still does, on
+    purpose (a minute's slack: the clock runs on while the director types)."""
+    if left == 0:
+        raise ClockError("time is up already: there is nothing to take away")
+    whole = -(-left // 60)
+    if minutes * 60 >= left + 120:
+        shown = f"{left // 60}:{left % 60:02d}"
+        raise ClockError(f"only {shown} is left, less than {minutes} minutes: nothing was "
+                         f"changed. To call time at every table now, take away {whole} "
+                         f"minute{'s' if whole != 1 else ''}")
 
 
 def end_round(tournament: Tournament, round_no: int, version: int, user: User,

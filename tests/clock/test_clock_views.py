@@ -398,3 +398,22 @@ def test_one_table_missing_is_said_in_the_singular(client, tournament):
 def test_round_one_has_no_warning(client, tournament):
     page = client.get(url(tournament)).get_data(as_text=True)
     assert "not submitted" not in page
+
+
+def test_taking_away_more_minutes_than_are_left_is_refused_in_plain_words(client, tournament):
+    # 40 minutes left: 60 typed for 6 would call time at every table at once
+    rnd = started(tournament, 1, minutes_ago=10)
+    before = clock_columns(fresh(tournament))
+    response = post(client, tournament, "adjust", 1, rnd.clock_version, minutes=60,
+                    reason="Late start", remove="1")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "less than 60 minutes: nothing was changed" in page
+    assert "take away 40 minutes" in page
+    assert clock_columns(fresh(tournament)) == before
+    assert audit(tournament, "clock.adjust") == []
+    # what is left, rounded up, still calls time on purpose
+    response = post(client, tournament, "adjust", 1, rnd.clock_version, minutes=40,
+                    reason="Call time", remove="1")
+    assert response.status_code == 303
+    assert 599 <= fresh(tournament).duration_seconds <= 602  # the 10 minutes played
