@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from e2e.conftest import (
@@ -216,3 +217,29 @@ def test_the_overview_follows_round_one_seated_from_another_screen(live_server,
     expect(page.locator("#director-bar")).to_contain_text("Round 1", timeout=WITHIN_ONE_POLL)
     run = page.get_by_role("heading", name="Run the event")
     assert run.bounding_box()["y"] < 844
+
+
+@pytest.mark.parametrize("width, height", [(375, 667), (320, 568)])
+def test_the_bars_words_are_whole_on_an_iphone_8_and_an_se(live_server, director_account,
+                                                         browser, width, height):
+    """Each cell's words fit their cell: at 16px an iPhone 8 showed "Sound is…" and
+    "none op…"."""
+    email, password = director_account
+    t = seed(live_server, email)
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        sign_in(page, live_server, email, password)
+        page.goto(f"{live_server.url}/clock/director/{t['id']}")
+        words = page.locator(".director-bar .bar-label, .director-bar .bar-action, "
+                             ".director-bar .bar-sound")
+        expect(words.first).to_be_visible()
+        cut = page.evaluate("[...document.querySelectorAll('.director-bar .bar-label, "
+                            ".director-bar .bar-action, .director-bar .bar-sound')]"
+                            ".filter(e => e.scrollWidth > e.clientWidth)"
+                            ".map(e => e.textContent.trim())")
+        assert cut == []
+        assert words.count() >= 5
+    finally:
+        context.close()

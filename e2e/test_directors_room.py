@@ -41,9 +41,9 @@ def test_links_sheets_in_and_the_sound(live_server, page):
 
     # the bar: sound off, said in words, until it is on
     page.goto(f"{live_server.url}/director/t/{tournament_id}")
-    expect(page.locator("#director-bar [data-bar-sound]")).to_have_text("Sound is off")
+    expect(page.locator("#director-bar [data-bar-sound]")).to_have_text("Sound off")
     page.goto(f"{live_server.url}/calls/director/{tournament_id}")
-    expect(page.locator("#director-bar [data-bar-sound]")).to_have_text("Sound is off")
+    expect(page.locator("#director-bar [data-bar-sound]")).to_have_text("Sound off")
     page.get_by_role("button", name="Enable sound").click()
     expect(page.locator("#director-bar [data-bar-sound]")).to_have_text("Sound on")
 

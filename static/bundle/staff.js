@@ -54,7 +54,7 @@ function alertNewCalls(){var ids=callIds(),fresh=[];ids.forEach(function(id){if(
 announce("queue",fresh.map(function(id){var title=document.getElementById("call-"+id+"-title");return"New call: "+(title?title.textContent:"a table");}).join(". "));var button=document.getElementById("enable-sound");if(button){button.dataset.alerts=String(Number(button.dataset.alerts||0)+1);}
 if(sound){sound.currentTime=0;var played=sound.play();if(played&&played.catch){played.catch(function(){});}
 if(navigator.vibrate){navigator.vibrate([300,150,300]);}}}
-function showSound(){document.querySelectorAll("[data-bar-sound]").forEach(function(el){var wanted=sound?"Sound on":"Sound is off";if(el.textContent!==wanted){el.textContent=wanted;}
+function showSound(){document.querySelectorAll("[data-bar-sound]").forEach(function(el){var wanted=sound?"Sound on":"Sound off";if(el.textContent!==wanted){el.textContent=wanted;}
 el.classList.toggle("is-on",Boolean(sound));});}
 function setUpSound(){var button=document.getElementById("enable-sound");if(!button){return;}
 known=callIds();button.hidden=false;button.addEventListener("click",function(){if(sound){sound=null;button.classList.remove("is-on");button.textContent="Enable sound";showSound();return;}

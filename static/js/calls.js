@@ -148,7 +148,7 @@
   // The director's bar says whether a new call will ring on this page.
   function showSound() {
     document.querySelectorAll("[data-bar-sound]").forEach(function (el) {
-      var wanted = sound ? "Sound on" : "Sound is off";
+      var wanted = sound ? "Sound on" : "Sound off";
       if (el.textContent !== wanted) { el.textContent = wanted; }
       el.classList.toggle("is-on", Boolean(sound));
     });
