@@ -130,7 +130,12 @@ def checkin_seat(tournament_id):
     form = SubstituteNamesForm()
     status = 422
     if form.validate_on_submit():
-        with Saving(form, field="name1",
+        # a refusal (too few names) is said at the first box left empty, where the name
+        # is missing
+        boxes = (form.name1, form.name2, form.name3)
+        empty = next((box.name for box in boxes[:checkin.door(tournament).substitutes_needed]
+                      if not (box.data or "").strip()), "name1")
+        with Saving(form, field=empty,
                     clash=("name1", number_clash(None))) as saving:
             if seated(tournament) and 1 in played_rounds(tournament):
                 for name in form.names():

@@ -108,7 +108,10 @@ def test_too_few_substitutes_is_refused_and_nothing_changes(client, director):
     response = client.post(f"/director/t/{tournament.id}/checkin/seat",
                            data={"name1": "Sub Ada", "method": "draw"})
     assert response.status_code == 422
-    assert "name 2 more substitutes" in response.get_data(as_text=True)
+    body = response.get_data(as_text=True)
+    assert "name 2 more substitutes" in body
+    # said at the first box left empty, not at the one filled in
+    assert 'id="name2-error"' in body and 'id="name1-error"' not in body
     db.session.expire_all()
     assert round_row(tournament, 1) is None
     assert not any(p.withdrawn_from_round for p in tournament.players)
