@@ -49,6 +49,9 @@ class ImportRow:
         self.mini = False
         self.is_substitute = False
         self.problems: list[str] = []
+        # Worth a look, not wrong: two entries of one name may be two people, or one
+        # person entered twice.
+        self.notes: list[str] = []
 
 
 class ImportPreview:
@@ -165,6 +168,10 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
     closed = mini_entry_closed(tournament) if comp is not None else ""
     existing = {number: name for number, name in db.session.execute(
         select(Player.number, Player.name).where(Player.tournament_id == tournament.id))}
+    existing_names = {}
+    for number, name in sorted(existing.items()):
+        existing_names.setdefault(_same_name(name), number)
+    names_seen: dict[str, int] = {}
 
     def cell(row, key):
         index = columns.get(key)
@@ -198,6 +205,15 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
             if item.number in existing:
                 item.problems.append(f"Number {item.number} already belongs to "
                                      f"{existing[item.number]}.")
+        if item.name:
+            same = _same_name(item.name)
+            if same in existing_names:
+                item.notes.append(f"Player {existing_names[same]} has this name already: "
+                                  "the same person twice?")
+            elif same in names_seen:
+                item.notes.append(f"Line {names_seen[same]} has this name too: the same "
+                                  "person twice?")
+            names_seen.setdefault(same, line)
         if not item.name:
             item.problems.append("The name is empty.")
         elif unshowable(item.name):
@@ -229,6 +245,11 @@ def preview_import(tournament: Tournament, text: str) -> ImportPreview:
                                  "reason for your override.")
         preview.rows.append(item)
     return preview
+
+
+def _same_name(name: str) -> str:
+    """A name as two entries of one person would share it: case and spacing aside."""
+    return " ".join(name.split()).casefold()
 
 
 @write

@@ -216,3 +216,21 @@ def test_a_hostile_paste_is_previewed_quickly(client, empty, text):
     assert response.status_code == 422
     assert time.perf_counter() - started < 0.5
     assert count_players(empty) == 0
+
+
+def test_a_name_entered_twice_is_pointed_out_but_not_refused(client, empty):
+    """Two entries of one name may be two people (two Mary Cohens) or one person
+    registered twice: the preview says so beside the line, and the file can still be
+    saved."""
+    empty.players.append(Player(number=1, name="Ruth Abrams"))
+    db.session.commit()
+    csv = "number,name\n30,ruth  abrams\n31,Bea Goldberg\n32,Bea Goldberg\n33,Carol Chen\n"
+    response = upload(client, empty, csv.encode())
+    body = response.get_data(as_text=True)
+    assert "Player 1 has this name already: the same person twice?" in body
+    assert "Line 3 has this name too: the same person twice?" in body
+    assert body.count("the same person twice?") == 2
+    assert "Save all" in body
+    response = upload(client, empty, csv.encode(), confirm=True)
+    assert response.status_code in (302, 303)
+    assert count_players(empty) == 5
