@@ -141,3 +141,44 @@ def test_all_here_but_three_to_round_one_seated(live_server, director_account, p
         players = db.session.scalars(db.select(Player).where(
             Player.tournament_id == made["id"], Player.name == "Player 9")).all()
         assert [(p.number, p.withdrawn_from_round) for p in players] == [(9, None)]
+
+
+def test_a_late_arrival_takes_a_substitutes_seat_in_one_tap(live_server, director_account,
+                                                             page):
+    """All here but 3 at the start, 3 substitutes fill the last table; after round 1 has
+    begun one of the 3 arrives: found, marked here, and given a substitute's seat from
+    round 2: four taps (the last two: to her seat's choices, and the seat) and one
+    character typed, no scroll."""
+    email, password = director_account
+    made = three_missing(live_server, email)
+    sign_in(page, live_server, email, password)
+    page.goto(f"{live_server.url}/director/t/{made['id']}/checkin")
+    page.get_by_role("link", name="Seat round 1 ›").tap()
+    for index, name in enumerate(("Sadie Sub", "Tess Sub", "Ursula Sub"), start=1):
+        page.get_by_label(f"Substitute {index}").fill(name)
+    page.get_by_role("button", name="Seat round 1: 7 tables").tap()
+    expect(page.get_by_text(re.compile(r"Round 1 is seated: 7 tables"))).to_be_visible()
+    with live_server.app_context():
+        from models import Round, db, utcnow
+
+        rnd = db.session.scalars(db.select(Round).where(
+            Round.tournament_id == made["id"], Round.number == 1)).one()
+        rnd.started_at = utcnow()
+        db.session.commit()
+
+    page.goto(f"{live_server.url}/director/t/{made['id']}/checkin")
+    cost = Cost(page)
+    cost.type(page.get_by_label("Find a player by name or number"), "9")
+    cost.tap(page.locator(".checkin-list li:not([hidden]) a").first)
+    cost.tap(page.get_by_role("button", name="Here", exact=True))
+    cost.tap(page.get_by_role("link", name="Seat Player 9 ›"))
+    take = page.get_by_role("button", name="Player 9 takes Sadie Sub’s seat")
+    expect(take).to_be_visible()
+    screenshot(page, "checkin-late-takes-seat", full_page=False)
+    assert_accessible(page)
+    cost.tap(take)
+    expect(page.get_by_text("Player 9 takes Sadie Sub’s seat from round 2")).to_be_visible()
+    expect(page.get_by_role("heading", name="Waiting for a seat")).to_have_count(0)
+    assert (cost.taps, cost.chars, cost.scrolls) == (4, 1, 0)
+    print(f"\nA late arrival seated in a substitute's place: {cost.taps} taps, {cost.chars} "
+          f"character typed, {cost.scrolls} scrolls")

@@ -116,7 +116,7 @@ def checkin_take_seat(tournament_id, player_id, substitute_id):
     except SetupError as refused:
         flash(refused.message, "warning")
         return _page(tournament, status=409)
-    flash(f"{player.name} takes {substitute.name}'s seat from round {from_round}; "
+    flash(f"{player.name} takes {substitute.name}’s seat from round {from_round}; "
           f"{substitute.name} keeps the games played.")
     return redirect(url_for("director.checkin_page", tournament_id=tournament.id))
 
