@@ -16,7 +16,12 @@ class PlainNumberField(IntegerField):
     def process_formdata(self, valuelist):
         if valuelist:
             text = (valuelist[0] or "").strip()
-            if text and not (text.isascii() and text.isdigit()):
+            if not text:
+                # an empty box is InputRequired's to say, in words ("Type your player
+                # number…"), not int()'s "Not a valid integer value."
+                self.data = None
+                return
+            if not (text.isascii() and text.isdigit()):
                 self.data = None
                 raise ValueError(NOT_A_NUMBER)
         super().process_formdata(valuelist)
