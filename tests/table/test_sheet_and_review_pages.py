@@ -287,3 +287,12 @@ def test_the_round_total_names_each_player_with_the_initials_they_signed(east):
         'signed PB</span>',
         'Player 3 <span class="seat-key">West · player 3</span>',
         'Player 4 <span class="seat-key">North · player 4</span>']
+
+
+def test_a_ruling_that_ends_its_own_sentence_gets_no_second_full_stop(east, director):
+    east.save(1, outcome="wall")
+    sheets.add_adjustment(east.table, 1, "S", -10, "Wrong tile count.", director, game_no=1)
+    db.session.commit()
+    page = text_of(east.get())
+    assert "-10 points, Wrong tile count.</p>" in page
+    assert "count..</p>" not in page
