@@ -4,6 +4,7 @@ action is audited; a restart (a fresh session) loses nothing."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -417,3 +418,14 @@ def test_taking_away_more_minutes_than_are_left_is_refused_in_plain_words(client
                     reason="Call time", remove="1")
     assert response.status_code == 303
     assert 599 <= fresh(tournament).duration_seconds <= 602  # the 10 minutes played
+
+
+def test_the_console_forms_leave_missing_answers_to_the_pages_own_words(client, tournament):
+    """A browser's own "Please fill out this field" bubble is not in our words: the pause,
+    resume and minutes forms post as they are, and the page answers at the field."""
+    started(tournament, 1, minutes_ago=10)
+    page = client.get(f"/clock/director/{tournament.id}").get_data(as_text=True)
+    typed = re.findall(r'<form method="post" action="[^"]*/(?:pause|resume|adjust)" '
+                       r'class="form[^"]*"[^>]*>', page)
+    assert len(typed) == 2  # running: the pause with its reason, and the minutes
+    assert all("novalidate" in form for form in typed), typed
