@@ -589,35 +589,30 @@ def _search(drawn: list[list[list[int]]], met: list[list[int]], floor: int,
                 clashing[index] = last
                 at[last] = index
 
+    def trade(out: int, into: int, table: list[int], crossed: list) -> int:
+        """`into` takes `out`'s place among `table`'s others, in `met`; the change in
+        repeats, and each pair whose count crossed 1 (out: -1) or 2 (into: +1)."""
+        row_out, row_in = met[out], met[into]
+        delta = 0
+        for o in table:
+            if o != out:
+                row_out[o] -= 1
+                met[o][out] -= 1
+                row_in[o] += 1
+                met[o][into] += 1
+                delta += (row_in[o] > 1) - (row_out[o] > 0)
+                if row_out[o] == 1:
+                    crossed.append((out, o, -1))
+                if row_in[o] == 2:
+                    crossed.append((into, o, 1))
+        return delta
+
     def swap(r: int, a: int, b: int) -> int:
         tables, seat = drawn[r], where[r]
         here, there = seat[a], seat[b]
         home, away = tables[here], tables[there]
-        row_a, row_b = met[a], met[b]
-        delta = 0
-        crossed = []
-        for o in home:
-            if o != a:
-                row_a[o] -= 1
-                met[o][a] -= 1
-                row_b[o] += 1
-                met[o][b] += 1
-                delta += (row_b[o] > 1) - (row_a[o] > 0)
-                if row_a[o] == 1:
-                    crossed.append((a, o, -1))
-                if row_b[o] == 2:
-                    crossed.append((b, o, 1))
-        for o in away:
-            if o != b:
-                row_b[o] -= 1
-                met[o][b] -= 1
-                row_a[o] += 1
-                met[o][a] += 1
-                delta += (row_a[o] > 1) - (row_b[o] > 0)
-                if row_b[o] == 1:
-                    crossed.append((b, o, -1))
-                if row_a[o] == 2:
-                    crossed.append((a, o, 1))
+        crossed: list[tuple[int, int, int]] = []
+        delta = trade(a, b, home, crossed) + trade(b, a, away, crossed)
         home[home.index(a)] = b
         away[away.index(b)] = a
         seat[a], seat[b] = there, here

@@ -67,7 +67,8 @@ def door(tournament: Tournament) -> Door:
     stored = stored_seating(tournament)
     seated_ids = {pid for plan in stored.values() for seats in plan.values()
                   for pid in seats.values()}
-    ranked, free = joining(tournament, seated_ids, substitutions(tournament))
+    subs = substitutions(tournament)
+    ranked, free = joining(tournament, seated_ids, subs)
     next_round = next((n for n in range(1, tournament.rounds + 1) if n not in played), None)
     tables = 0
     joins_from = None
@@ -81,14 +82,17 @@ def door(tournament: Tournament) -> Door:
         joins_from = next((n for n in sorted(plans) if ids and ids <= {
             pid for seats in plans[n].values() for pid in seats.values()}), None)
     short = max((-len(ranked)) % 4 - len(free), 0) if ranked else 0
-    first_seated = {pid for seats in stored.get(1, {}).values() for pid in seats.values()}
-    standing_in = {sub for sub, _ in substitutions(tournament).values()}
-    substitute_seats = [p for p in tournament.players
-                        if ranked and next_round is not None and p.is_substitute
-                        and p.withdrawn_from_round is None and p.id in first_seated
-                        and p.id not in standing_in]
+    substitute_seats: list[Player] = []
+    if ranked and next_round is not None:
+        first_seated = {pid for seats in stored.get(1, {}).values() for pid in seats.values()}
+        standing_in = {sub for sub, _ in subs.values()}
+        substitute_seats = sorted(
+            (p for p in tournament.players
+             if p.is_substitute and p.withdrawn_from_round is None
+             and p.id in first_seated and p.id not in standing_in),
+            key=lambda p: p.number)
     return Door(here, expected, tables, short, True, started, ranked, joins_from, len(free),
-                sorted(substitute_seats, key=lambda p: p.number), next_round)
+                substitute_seats, next_round)
 
 
 @write
