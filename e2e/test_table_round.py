@@ -13,6 +13,8 @@ from playwright.sync_api import expect
 
 from e2e.conftest import assert_accessible, screenshot
 
+LIVE_POLL = re.compile(r"/live/t/\w+/1\?")
+
 NAMES = ["Ruth Abrams", "Bea Goldberg", "Carol Chen", "Dolores Ortiz", "Edith Klein",
          "Fran Weiss", "Gloria Park", "Harriet Stone"]
 
@@ -318,6 +320,9 @@ def test_a_confirmation_of_a_total_a_correction_moved_is_refused_at_the_button(
     south = new_phone()
     south.goto(f"{live_server.url}/t/{code}/1/review?k={token}")
     expect(south.locator("#total-S")).to_have_text("40")  # four wall games, 10 each
+    # South's page must not hear of the correction before the tap (its poll would show
+    # the new total, and then a tap rightly confirms it)
+    south.route(LIVE_POLL, lambda route: route.abort())
     write_round_one(live_server, token, [(1, {"outcome": "mahjong", "winner": "S",
                                               "value": 25, "self_picked": True})])
     south.locator("#confirm-S").click()
@@ -330,6 +335,7 @@ def test_a_confirmation_of_a_total_a_correction_moved_is_refused_at_the_button(
     expect(south.locator("#err-initials-S")).to_contain_text(f"your total is now {total}.")
     expect(south.locator("#confirm-S")).to_have_text(f"Bea Goldberg: {total} is right")
     expect(south.locator("#confirmed-S")).to_have_count(0)
+    south.unroute(LIVE_POLL)
     screenshot(south, "review-initials-total-moved")
     assert_accessible(south)
     # the refusal keeps the review's address: a reload shows the review, not the answer
