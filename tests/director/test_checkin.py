@@ -164,6 +164,9 @@ def test_a_late_arrival_plays_from_the_next_round_with_three_substitutes(client,
     assert "You have no seat yet: a table needs four players" in phone
     seating_page = client.get(f"/director/t/{tournament.id}/seating").get_data(as_text=True)
     assert "3 more substitutes are needed" in seating_page
+    # the door's words alone: not also the pre-seating "needed before seating"
+    assert "needed before seating" not in seating_page
+    assert "substitutes needed for" not in seating_page
     response = client.post(f"/director/t/{tournament.id}/checkin/seat",
                            data={"name1": "S4", "name2": "S5", "name3": "S6"})
     assert response.status_code == 302
