@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wtforms import BooleanField, HiddenField, SelectField, StringField
-from wtforms.validators import AnyOf, InputRequired, Length, Optional
+from wtforms.validators import AnyOf, InputRequired, Length, Optional, ValidationError
 
 from blueprints.common import Form
 
@@ -35,8 +35,33 @@ class SubstituteNamesForm(Form):
         ("draw", "by a random draw"), ("number", "by player number")]),
         validators=[Optional()])
 
+    def __init__(self, *args, taken_names=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        # Names already on the list: a substitute under one of them would make two lines
+        # of the same name in the standings and at the seat lookup.
+        self.taken_names = {_same(name) for name in taken_names}
+
     def names(self) -> list[str]:
         return [f.data for f in (self.name1, self.name2, self.name3) if f.data and f.data.strip()]
+
+    def validate(self, extra_validators=None) -> bool:
+        valid = super().validate(extra_validators)
+        seen = set(self.taken_names)
+        for box in (self.name1, self.name2, self.name3):
+            name = (box.data or "").strip()
+            if not name:
+                continue
+            if _same(name) in seen:
+                box.errors.append(f"{name} is already a name on the list: add a last "
+                                  f"initial or a number, so the two are told apart.")
+                valid = False
+            seen.add(_same(name))
+        return valid
+
+
+def _same(name: str) -> str:
+    """A name as compared for clashes: case and spacing aside."""
+    return " ".join(name.split()).casefold()
 
 
 class ArrivalForm(Form):
@@ -46,3 +71,17 @@ class ArrivalForm(Form):
                                            NAME_LENGTH])
     number = WholeNumberField("Number", validators=[Optional()])
     substitute = BooleanField("A substitute (plays, not ranked)")
+
+    def __init__(self, *args, listed=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        # (name, number) of everyone on the list: the person at the desk may simply not
+        # have found her, and a second entry would split her scores.
+        self.listed = {_same(name): number for name, number in listed}
+
+    def validate_name(self, field):
+        number = self.listed.get(_same(field.data or ""))
+        if number is not None:
+            raise ValidationError(
+                f"{field.data.strip()} is already on the list as number {number}: find "
+                f"number {number} above and mark them here. Someone else of that name? "
+                f"Add a middle or last initial.")

@@ -127,7 +127,7 @@ def checkin_seat(tournament_id):
     """Seat round 1 from the players here, with the substitutes named; or, once round 1
     has started, add the substitutes a late arrival's table needs."""
     tournament = g.tournament
-    form = SubstituteNamesForm()
+    form = SubstituteNamesForm(taken_names=[p.name for p in tournament.players])
     status = 422
     if form.validate_on_submit():
         # a refusal (too few names) is said at the first box left empty, where the name
@@ -161,7 +161,7 @@ def checkin_seat(tournament_id):
 def checkin_add(tournament_id):
     """Someone here who is not on the list: added and marked here."""
     tournament = g.tournament
-    form = ArrivalForm()
+    form = ArrivalForm(listed=[(p.name, p.number) for p in tournament.players])
     status = 422
     if form.validate_on_submit():
         with Saving(form, clash=("number", number_clash(form.number.data))) as saving:

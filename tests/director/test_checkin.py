@@ -4,6 +4,8 @@ next round (the movement and an imported plan), and the printed list."""
 
 from __future__ import annotations
 
+import re
+
 from sqlalchemy import select
 
 from core.rounds import ensure_round, plan_rounds, round_row
@@ -435,3 +437,47 @@ def test_a_no_show_looking_up_her_seat_is_sent_to_the_desk_not_told_to_wait(clie
     assert "You are not in the seating from round 1" in phone
     assert "please see the director at the desk" in phone
     assert "not ready yet" not in phone
+
+
+def test_two_substitutes_are_never_given_one_name(client, director):
+    """Two lines of one name in the standings and at the seat lookup cannot be told apart:
+    a substitute's name that another substitute, or a player on the list, already has is
+    refused at its box, and nothing is seated."""
+    tournament = door_event(director)
+    all_here_but(client, tournament, {3, 9, 20})
+    taken = next(p for p in tournament.players if p.number == 5).name
+    for names, box, name in (({"name1": "Ann B", "name2": " ann  b ", "name3": "Sue"},
+                              "name2", "ann  b"),
+                             ({"name1": "Ann B", "name2": "Sue", "name3": taken.upper()},
+                              "name3", taken.upper())):
+        response = client.post(f"/director/t/{tournament.id}/checkin/seat",
+                               data=names | {"method": "number"})
+        assert response.status_code == 422
+        body = response.get_data(as_text=True)
+        # said at the box that repeats the name
+        assert re.search(rf'id="{box}-error"[^>]*>{re.escape(name)} is already a name on '
+                         r"the list: add a last initial", body)
+        db.session.expire_all()
+        assert round_row(tournament, 1) is None
+        assert not any(p.is_substitute for p in tournament.players)
+
+
+def test_an_arrival_already_on_the_list_is_pointed_to_her_entry(client, director):
+    """The person at the desk did not find her: adding her again would split her scores
+    over two entries. The name is refused at its box, naming her number."""
+    tournament = door_event(director, players=12)
+    listed = next(p for p in tournament.players if p.number == 7)
+    count = len(tournament.players)
+    response = client.post(f"/director/t/{tournament.id}/checkin/add",
+                           data={"name": f"  {listed.name.lower()} "})
+    assert response.status_code == 422
+    assert re.search(r'id="name-error"[^>]*>' + re.escape(listed.name.lower())
+                     + " is already on the list as number 7: find number 7 above",
+                     response.get_data(as_text=True))
+    db.session.expire_all()
+    assert len(tournament.players) == count
+    response = client.post(f"/director/t/{tournament.id}/checkin/add",
+                           data={"name": f"{listed.name} B."})
+    assert response.status_code == 302
+    db.session.expire_all()
+    assert len(tournament.players) == count + 1
