@@ -109,6 +109,23 @@ def short_name(name: str, letters: int) -> str:
     return shown.split(" ")[0]
 
 
+def short_names(names: list[str], letters: int) -> list[str]:
+    """short_name for the four players of one table, in one form, as a person would write
+    them on one sheet: whole when all fit; else "Ruth A." for all when all fit so; else the
+    first names ("Ruth", "Dolores"), not "Ruth A." beside "Dolores", unless two share a
+    first name, when each keeps its own short form. A one-word name stays whole."""
+    names = [" ".join((name or "").split()) for name in names]
+    if all(len(name) <= letters for name in names):
+        return names
+    initialled = [screen_name(name, 0) for name in names]
+    if all(len(name) <= letters for name in initialled):
+        return initialled
+    firsts = [name.split(" ")[0] for name in names]
+    if len({first.casefold() for first in firsts}) == len(firsts):
+        return firsts
+    return [short_name(name, letters) for name in names]
+
+
 # Format characters a real name may hold: the zero-width non-joiner and joiner, which
 # Persian and Indic scripts (and emoji sequences) need between letters.
 _JOINERS = frozenset("\u200c\u200d")

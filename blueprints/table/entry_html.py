@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 from markupsafe import Markup, escape
 
-from core.words import SEAT_NAMES, short_name
+from core.words import SEAT_NAMES, short_names
 from tournament.scoring import InvalidGame
 
 from .forms import DEAD_CHANGES_POINTS, EXPOSURE_CHOICES, VALUE_CHOICES
@@ -153,10 +153,10 @@ STACKED_NAME_LETTERS = 9
 def stacked_seat_labels(seats) -> tuple[tuple[str, str], ...]:
     """(seat, markup) naming the seat, then the player under it: for buttons that sit three
     to a row."""
+    shorts = short_names([player.name for player in seats.values()], STACKED_NAME_LETTERS)
     return tuple((seat, str(Markup('<strong>%s</strong> <span class="who">%s</span>')
-                            % (SEAT_NAMES.get(seat, seat),
-                               short_name(player.name, STACKED_NAME_LETTERS))))
-                 for seat, player in seats.items())
+                            % (SEAT_NAMES.get(seat, seat), short)))
+                 for seat, short in zip(seats, shorts, strict=True))
 
 
 def seat_labels(seats) -> tuple[tuple[str, str], ...]:
@@ -191,11 +191,11 @@ def win_by_choices(rules, winner: str | None, seats) -> tuple[tuple[str, str], .
     if rules.heavenly and (winner == "E" or winner not in dict(seats)):
         choices.append(("heavenly", "Heavenly or earthly hand (East)"))
     out = [(value, str(escape(label))) for value, label in choices]
+    shorts = short_names([name for _seat, name in seats], STACKED_NAME_LETTERS)
     out += [(f"thrown:{seat}", str(Markup('<span class="by">Thrown by</span> %s '
                                            '<span class="who">%s</span>')
-                                    % (SEAT_NAMES.get(seat, seat),
-                                       short_name(name, STACKED_NAME_LETTERS))))
-            for seat, name in seats if seat != winner]
+                                    % (SEAT_NAMES.get(seat, seat), short)))
+            for (seat, _name), short in zip(seats, shorts, strict=True) if seat != winner]
     return tuple(out)
 
 

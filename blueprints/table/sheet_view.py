@@ -16,7 +16,7 @@ from markupsafe import Markup, escape
 
 from blueprints.common import points_text
 from core.lookup import rules_of
-from core.words import OUTCOME_LABELS, SEAT_NAMES, SEATS, SheetState, ruling_label, short_name
+from core.words import OUTCOME_LABELS, SEAT_NAMES, SEATS, SheetState, ruling_label, short_names
 from models import (
     Round,
     Table,
@@ -207,8 +207,10 @@ class SheetView:
         points as written) for the live scores while a game is entered: the seat, then
         the first name and the family name's initial of a long name, never half a
         surname cut off."""
-        return [(SEAT_NAMES[seat], short_name(player.name, LIVE_NAME_LETTERS), player.name,
-                 points_text(points[seat])) for seat, player in self.seats.items()]
+        shorts = short_names([player.name for player in self.seats.values()],
+                             LIVE_NAME_LETTERS)
+        return [(SEAT_NAMES[seat], short, player.name, points_text(points[seat]))
+                for (seat, player), short in zip(self.seats.items(), shorts, strict=True)]
 
     @cached_property
     def total_rows(self) -> list[tuple[Markup, str]]:

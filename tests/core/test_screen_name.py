@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.words import screen_name, short_name
+from core.words import screen_name, short_name, short_names
 
 
 @pytest.mark.parametrize("name, shown", [
@@ -31,3 +31,21 @@ def test_screen_name(name, shown):
 ])
 def test_short_name_never_leaves_half_a_surname(name, letters, shown):
     assert short_name(name, letters) == shown
+
+
+# One table's names, as one person would write them on one sheet: a single form for the four.
+@pytest.mark.parametrize("names, shown", [
+    (["Ann Li", "Bea Chan", "Cy", "Dee Ho"], ["Ann Li", "Bea Chan", "Cy", "Dee Ho"]),
+    (["Ruth Abrams", "Bea Chan", "Carol Chen", "Dana Ortiz"],
+     ["Ruth A.", "Bea C.", "Carol C.", "Dana O."]),
+    # "Dolores O." is too long: first names for all, not "Ruth A." beside "Dolores"
+    (["Ruth Abrams", "Bea Goldberg", "Carol Chen", "Dolores Ortiz"],
+     ["Ruth", "Bea", "Carol", "Dolores"]),
+    # two Ruths: first names would not tell them apart
+    (["Ruth Abrams", "ruth Goldberg", "Carol Chen", "Dolores Ortiz"],
+     ["Ruth A.", "ruth G.", "Carol C.", "Dolores"]),
+    (["Bartholomew Quackenbush III", "Bea Chan", "Cy", "Dee  Ho"],
+     ["Bartholomew", "Bea", "Cy", "Dee"]),
+])
+def test_short_names_give_a_table_one_form(names, shown):
+    assert short_names(names, 8) == shown
