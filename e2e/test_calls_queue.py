@@ -62,7 +62,7 @@ def test_a_call_from_the_table_to_two_directors_and_back(live_server, director_a
     call_button = table.get_by_role("button", name="Call the director")
     expect(call_button).to_be_visible()
     assert_accessible(table)
-    table.get_by_text("Add a reason or a note (optional)").click()
+    table.get_by_text("Add a reason (optional)").click()
     table.get_by_label("Tile count").check()
     table.get_by_label(re.compile("^Note")).fill("North has 12 tiles")
     screenshot(table, "calls-table-before")

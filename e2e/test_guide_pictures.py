@@ -186,7 +186,7 @@ def test_the_directors_guide_from_sign_in_to_prizes(live_server, director_accoun
             table.goto(f"{live_server.url}/t/{code}/4?k={tokens[4]}")
             expect(table.get_by_role("button", name="Call the director")).to_be_visible()
             picture(table, "table-page")
-            table.get_by_text("Add a reason or a note").click()
+            table.get_by_text("Add a reason (optional)").click()
             table.get_by_label(re.compile("Dead-hand claim", re.I)).check()
             picture(table, "table-call-reason")
             table.get_by_role("button", name="Call the director").click()

@@ -260,3 +260,36 @@ def test_a_confirmation_whose_answer_is_lost_says_so_and_is_sent_again_once(live
         assert db.session.scalar(db.select(db.func.count()).select_from(AuditEvent).where(
             AuditEvent.action == "game.confirm",
             AuditEvent.tournament_id == tournament_id)) == 1
+
+
+@pytest.mark.parametrize("size", [(320, 568), (360, 640), (375, 667)],
+                         ids=lambda size: f"{size[0]}x{size[1]}")
+def test_this_is_me_is_in_sight_on_a_small_phone_before_and_during_the_round(
+        live_server, new_phone, size):
+    """The seat buttons of "this is me" sit above the call bar with no scroll, on the
+    smallest phones the floor names (an iPhone SE's 320x568 included), before the round
+    starts and while its clock runs; East's "Enter game 1" above them."""
+    code, token = seed(live_server, "tnt")
+    phone = new_phone({"width": size[0], "height": size[1]})
+    for running in (False, True):
+        if running:
+            with live_server.app_context():
+                from core.rounds import round_row
+                from models import Tournament, db, utcnow
+
+                tournament = db.session.scalar(db.select(Tournament).where(
+                    Tournament.code == code))
+                round_row(tournament, 1).started_at = utcnow()
+                db.session.commit()
+        phone.goto(f"{live_server.url}/t/{code}/1?k={token}")
+        expect(phone.locator(".clock__time")).to_have_text(
+            re.compile(r"^(49|50):\d\d$"))
+        bar_top = phone.locator(".call-bar").bounding_box()["y"]
+        for button in [phone.get_by_role("link", name="Enter game 1"),
+                       *phone.locator(".this-is-me-names button").all()]:
+            box = button.bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= bar_top, (running, box)
+        assert phone.evaluate("window.scrollY") == 0
+        if size == (320, 568):
+            screenshot(phone, f"own-phone-this-is-me-320x568{'-running' if running else ''}",
+                       full_page=False)

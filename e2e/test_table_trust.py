@@ -391,7 +391,7 @@ def test_the_call_button_stays_on_screen_with_the_note_open(live_server, browser
         page.set_default_timeout(10_000)
         for path in ("/game", "/review", ""):
             page.goto(f"{live_server.url}/t/{code}/1{path}?k={token}")
-            more = page.get_by_text("Add a reason or a note (optional)")
+            more = page.get_by_text("Add a reason (optional)")
             if path:
                 expect(page.get_by_role("button", name="Call the director")).to_be_visible()
                 expect(more).to_be_hidden()  # the slim strip
