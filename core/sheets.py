@@ -39,6 +39,7 @@ from models import (
     record,
     utcnow,
 )
+from tournament.clock import PAUSED, RUNNING
 from tournament.rules import RuleSet
 from tournament.scoring import Game, InvalidGame, round_lines
 
@@ -239,6 +240,22 @@ def clock_state(round_: Round, now=None) -> str:
     Not the tournament's current clock (clock_for): a table may still be on an earlier
     round."""
     return round_clock(round_).state(now or utcnow())
+
+
+# The clock's last minute: a table whose phone shows 0:00 a few seconds before the
+# server's clock does, or a director who calls time as the clock runs out, is not refused.
+TIME_CALL_GRACE_SECONDS = 60
+
+
+def minutes_still_on_clock(round_: Round, now=None) -> int | None:
+    """The whole minutes left while this round's clock still runs or is paused with more
+    than its last minute to go: time has not been called. None when the clock is out,
+    ended, or was never started (some directors keep time on a wall clock)."""
+    clock, now = round_clock(round_), now or utcnow()
+    if clock.state(now) not in (RUNNING, PAUSED):
+        return None
+    left = clock.remaining(now)
+    return left // 60 if left > TIME_CALL_GRACE_SECONDS else None
 
 
 def _insert_sheet(round_: Round, table: Table) -> None:

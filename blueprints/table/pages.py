@@ -189,10 +189,14 @@ def page_context(table, view, clock_state: str | None = None, to=None) -> dict:
         clock_state=clock_state, time_up=time_up,
         page_url=to("table.page"), entry_url=entry_url, review_url=to("table.review"),
         # built only where table/_time_called.html is shown: on the review page for an
-        # open sheet with games left, on the panel then only once time is called or up
+        # open sheet with games left, on the panel then only once time is called or up;
+        # not while the round's clock still runs, unless a game was already entered as
+        # time called (sheet_writes refuses a table's first time called then)
         time_form=(versioned(TimeCalledForm, view)
                    if view.is_open and not view.complete
-                   and (not panel or time_up or view.time_called_in) else None),
+                   and (not panel or time_up or view.time_called_in)
+                   and (time_up or view.time_called_in
+                        or sheets.minutes_still_on_clock(rnd) is None) else None),
         time_url=to("table.time_called"),
         # the entry link with g= added (a game number: plain digits, nothing to quote)
         correct_link=lambda game_no: f"{entry_url}&g={game_no:d}",

@@ -35,12 +35,13 @@ from core.errors import Conflict, Replay
 from core.lookup import rules_of
 from core.sheets import (
     clear_changed_signoffs,
+    minutes_still_on_clock,
     rescore,
     subject_of,
     totals,
     unverify,
 )
-from core.words import SEAT_NAMES, SEATS, SheetState, staff_actor, table_actor
+from core.words import SEAT_NAMES, SheetState, table_actor
 from core.writes import applied, write
 from models import (
     AppliedRequest,
@@ -67,6 +68,21 @@ __all__ = ["KeyReused", "SheetError", "scoped", "sheet_and_key"]
 LOCKED = "This sheet was submitted; it is locked."
 ON_PAPER = ("This round is scored on paper: write the games on the paper sheet and hand "
             "it to the front desk. Nothing was saved here.")
+
+
+def check_time_was_called(round_: Round, sheet: Scoresheet, field: str) -> None:
+    """A table records time called only once the round's clock is out (or was never run),
+    or once a game of its sheet is time called already: while the app's clock still runs,
+    a tap on "time called" is a mistake that would zero games. A director who stopped one
+    table early enters it on her phone."""
+    if any(entry.record.get("outcome") == "time" for entry in sheet.games):
+        return
+    minutes = minutes_still_on_clock(round_)
+    if minutes is not None:
+        raise SheetError(field, f"Time has not been called: the round's clock still shows "
+                         f"{minutes} minute{'s' if minutes != 1 else ''}. Nothing was "
+                         f"recorded. Play on; if the director stopped your table early, "
+                         f"she enters it.", status=409)
 
 
 class StaleSheet(Conflict):
@@ -266,6 +282,8 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     # Adjustments already on the game are the director's call rulings: neither East's
     # correction nor a director's amendment (whose form has no adjustment fields) drops them.
     existing = next((e for e in sheet.games if e.number == number), None)
+    if not director and game.outcome == "time":
+        check_time_was_called(round_, sheet, "outcome")
     if not director and "ended" in (game.outcome, (existing.record if existing else {}).get(
             "outcome")):
         raise SheetError("outcome", "The director ended this table's round; only the "
@@ -357,91 +375,8 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
     return sheet
 
 
-def _fill_the_round(sheet: Scoresheet, table: Table, record_of, note: str = "") -> list[int]:
-    """Enter every game not yet played with the record `record_of(number)` gives (the
-    rulings waiting for that game merged in) and store every game's effective points.
-    Returns the games added."""
-    rules = rules_of(table.tournament)
-    added = []
-    for number in range(len(sheet.games) + 1, table.tournament.games_per_round + 1):
-        clean = _merge_pending(sheet, number, record_of(number))
-        Game.from_dict(clean, rules)
-        sheet.games.append(GameEntry(number=number, record=clean, signer=None, initials="",
-                                     note=note))
-        added.append(number)
-    forget_draft(sheet)
-    db.session.flush()
-    rescore(sheet, rules)
-    return added
-
-
 def forget_draft(sheet: Scoresheet) -> None:
     """East's answers so far (own_phone_writes.store_draft) end with any game saved: East
     was entering that game, or has left it to save another."""
     if sheet.draft is not None or sheet.draft_at is not None:
         sheet.draft, sheet.draft_at = None, None
-
-
-@sheet_write
-def record_time_called(table: Table, round_: Round, *, version: int | None,
-                       key: str | None) -> Scoresheet:
-    """Enter every game not yet played as "time called"; under a rule set where time
-    called zeroes the round, every game of this sheet then stores 0."""
-    sheet, key = sheet_and_key(round_, table, key, "time", games=True)
-    sheet = begin_write(sheet, version, key, locked=SUBMITTED)
-    if len(sheet.games) >= table.tournament.games_per_round:
-        raise SheetError("time", "Every game of this round is already entered.", status=409)
-    before_totals = totals(sheet)
-    before_points = {e.number: e.points for e in sheet.games}
-    added = _fill_the_round(sheet, table, lambda number: {"outcome": "time"})
-    cleared = clear_changed_signoffs(sheet, before_totals)
-    record("game.time_called", tournament_id=table.tournament_id, subject=subject_of(sheet),
-           before={"points": before_points},
-           after={"games": added, "points": {e.number: e.points for e in sheet.games},
-                  "zeroes": rules_of(table.tournament).time_called_zeroes,
-                  "signoffs_cleared": cleared},
-           actor=table_actor(table.number))
-    return sheet
-
-
-@sheet_write
-def end_table_round(table: Table, round_: Round, *, reason: str, points: dict[str, int],
-                    user: User, version: int | None, key: str | None) -> Scoresheet:
-    """The director ends this table's round (Hidden Tile: "the round ends and the remaining
-    score is determined by the Tournament Director"): every game not yet played is entered
-    as ended by the director, scoring 0, and the director's `points` per seat (what they
-    decided the rest of the round is worth) go on the first of them as adjustments with the
-    reason. The games already played keep their scores."""
-    rules = rules_of(table.tournament)
-    if not rules.director_ends_round:
-        raise SheetError("end", f"Under {rules.short_name} rules the director does not end one "
-                         "table's round.")
-    reason = printable(reason, "end_reason", "The reason", longest=TEXT_MAX)
-    if not reason:
-        raise SheetError("end_reason", "Write the reason for ending this table's round; it is "
-                         "shown to the table and kept in the record.")
-    adjustments = [{"seat": seat, "points": points[seat], "reason": reason}
-                   for seat in SEATS if points.get(seat)]
-    Game.from_dict({"outcome": "ended", "adjustments": adjustments}, rules)
-    sheet, key = sheet_and_key(round_, table, key, "end-round", games=True)
-    sheet = begin_write(sheet, version, key, locked=None)
-    if sheet.state != SheetState.OPEN:
-        raise SheetError("end", "This sheet was submitted; amend its games instead.")
-    count = len(sheet.games)
-    if count >= table.tournament.games_per_round:
-        raise SheetError("end", "Every game of this round is already entered.")
-    before_totals = totals(sheet)
-
-    def ended(number: int) -> dict[str, Any]:
-        return ({"outcome": "ended", "adjustments": adjustments}
-                if number == count + 1 and adjustments else {"outcome": "ended"})
-
-    added = _fill_the_round(sheet, table, ended, note=reason[:280])
-    cleared = clear_changed_signoffs(sheet, before_totals)
-    sheet.amended_at, sheet.amended_by_id, sheet.amend_reason = utcnow(), user.id, reason
-    record("sheet.director_end", tournament_id=table.tournament_id, subject=subject_of(sheet),
-           before={"games": count, "totals": before_totals},
-           after={"games": added, "adjustments": adjustments, "totals": totals(sheet),
-                  "signoffs_cleared": cleared},
-           reason=reason, actor=staff_actor(user, "director"), actor_user_id=user.id)
-    return sheet

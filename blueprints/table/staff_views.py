@@ -15,7 +15,7 @@ from core.rounds import round_row
 from core.sheets import sheet_for
 from core.words import SEAT_NAMES, staff_actor
 
-from . import sheet_writes, signoffs
+from . import round_ends, sheet_writes, signoffs
 from .forms import EndRoundForm, GameDefaults, GameForm, VerifyForm
 from .pages import CONFLICT, answer, bp, sent, stamp, versioned
 from .sheet_reads import seats_of, table_by_number
@@ -107,7 +107,7 @@ def end_round(tournament_id, table_no, round_no):
         field = "end_reason" if error.field == "end_reason" else "end"
         return director_page(status, end_form=form, errors={field: error.message})
 
-    return answer(lambda: sheet_writes.end_table_round(
+    return answer(lambda: round_ends.end_table_round(
         table, rnd, reason=form.reason.data or "", points=points, user=current_user, **sent(form)),
         target=url_for("table.director_sheet", **_ids()),
         message=f"Table {table.number}'s round {rnd.number} ended.", refused=refused)

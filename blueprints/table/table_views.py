@@ -23,7 +23,7 @@ from core.rows import shows_only
 from core.table_pages import table_link
 from core.words import SEAT_NAMES, SEATS
 
-from . import drafts, entry_html, own_phone_writes, sheet_writes, signoffs
+from . import drafts, entry_html, own_phone_writes, round_ends, sheet_writes, signoffs
 from .entry import EntryState, outcome_choices, penalty_kinds, scores_shown
 from .forms import (
     GameDefaults,
@@ -326,7 +326,7 @@ def time_called(code, number):
     form = TimeCalledForm()
     if not form.confirm.data:
         return review_page(table, rnd, status=422, errors={"time": TIME_NOT_CONFIRMED})
-    return answer(lambda: sheet_writes.record_time_called(table, rnd, **sent(form)),
+    return answer(lambda: round_ends.record_time_called(table, rnd, **sent(form)),
                   target=link("table.review", table, rnd.number),
                   message="The remaining games are recorded as time called.",
                   # said as a conflict: the sheet changed, or time can no longer be called

@@ -227,6 +227,60 @@ def test_time_called_waits_under_a_fold_until_time_is_up(east):
         assert "This records <strong>games 2, 3, 4</strong> as time called" in page
 
 
+def _clock(east, *, minutes_ago, paused=False):
+    from datetime import timedelta
+
+    rnd = db.session.scalar(db.select(Round).where(Round.tournament_id == east.tournament.id,
+                                                   Round.number == 1))
+    rnd.duration_seconds = 50 * 60
+    rnd.started_at = utcnow() - timedelta(minutes=minutes_ago)
+    rnd.paused_at = utcnow() if paused else None
+    db.session.commit()
+
+
+def test_time_called_is_refused_while_the_rounds_clock_still_runs(east):
+    """A tap on "time called" with 40 minutes on the room's clock is a mistake that would
+    zero three games: refused in words at the answer, and nothing is recorded. The
+    review does not offer it; paused with time left is the same."""
+    east.save(1, outcome="wall")
+    for paused in (False, True):
+        _clock(east, minutes_ago=10, paused=paused)
+        version = east.version()
+        assert 'id="time-called"' not in text_of(east.get("/review"))
+        response = east.post("/time", _time_form(east, confirm="y"))
+        assert response.status_code == 409
+        assert ("Time has not been called: the round's clock still shows 40 minutes. "
+                "Nothing was recorded.") in text_of(response)
+        # the entry's own "Time called" answer for game 2: refused at the answer
+        response = east.save(2, outcome="time")
+        assert response.status_code == 409
+        assert re.search(r'id="err-outcome"[^>]*>[^<]*Time has not been called: the '
+                         r"round&#39;s clock still shows (39|40) minutes",
+                         response.get_data(as_text=True))
+        assert len(east.sheet().games) == 1 and east.version() == version
+
+
+def test_time_called_is_taken_in_the_clocks_last_minute_and_once_it_is_out(east):
+    east.save(1, outcome="wall")
+    _clock(east, minutes_ago=49.5)  # 30 s left: the director calls it as the clock runs out
+    assert 'id="time-called"' in text_of(east.get("/review"))
+    assert east.post("/time", _time_form(east, confirm="y")).status_code == 303
+    assert [g.record["outcome"] for g in east.sheet().games] == ["wall"] + ["time"] * 3
+
+
+def test_a_time_called_game_lets_the_table_record_the_rest_while_the_clock_runs(east, director):
+    """The director entered game 2 as time called (her table stopped early): the table
+    records the rest as time called though the room's clock still runs."""
+    east.save(1, outcome="wall")
+    _clock(east, minutes_ago=10)
+    table, rnd = east.table, east.sheet().round
+    sheet_writes.save_game(table, rnd, 2, {"outcome": "time"}, initials="", version=east.version(),
+                           key=secrets.token_hex(4), director=True, actor="Dee (director)",
+                           user=director, reason="stopped early: started late")
+    assert east.post("/time", _time_form(east, confirm="y")).status_code == 303
+    assert len(east.sheet().games) == 4
+
+
 def test_hidden_tile_says_the_whole_round_scores_0(east_htm):
     east_htm.save(1, outcome="wall")
     review = text_of(east_htm.get("/review"))
