@@ -109,6 +109,21 @@ def short_name(name: str, letters: int) -> str:
     return shown.split(" ")[0]
 
 
+def same_name(name: str) -> str:
+    """A name as compared for a clash ("Ann  B" and "ann b" are one name to a reader)."""
+    return " ".join((name or "").split()).casefold()
+
+
+def repeated_name(names, taken=()) -> str | None:
+    """The first of `names` that another of them, or one of `taken`, already has."""
+    seen = {same_name(name) for name in taken}
+    for name in names:
+        if same_name(name) in seen:
+            return " ".join(name.split())
+        seen.add(same_name(name))
+    return None
+
+
 def short_names(names: list[str], letters: int) -> list[str]:
     """short_name for the four players of one table, in one form, as a person would write
     them on one sheet: whole when all fit; else "Ruth A." for all when all fit so; else the

@@ -6,6 +6,7 @@ from wtforms import BooleanField, HiddenField, SelectField, StringField
 from wtforms.validators import AnyOf, InputRequired, Length, Optional, ValidationError
 
 from blueprints.common import Form
+from core.words import repeated_name, same_name
 
 from .forms import WholeNumberField, options
 
@@ -39,29 +40,24 @@ class SubstituteNamesForm(Form):
         super().__init__(*args, **kwargs)
         # Names already on the list: a substitute under one of them would make two lines
         # of the same name in the standings and at the seat lookup.
-        self.taken_names = {_same(name) for name in taken_names}
+        self.taken_names = list(taken_names)
 
     def names(self) -> list[str]:
         return [f.data for f in (self.name1, self.name2, self.name3) if f.data and f.data.strip()]
 
     def validate(self, extra_validators=None) -> bool:
         valid = super().validate(extra_validators)
-        seen = set(self.taken_names)
+        before = list(self.taken_names)
         for box in (self.name1, self.name2, self.name3):
             name = (box.data or "").strip()
             if not name:
                 continue
-            if _same(name) in seen:
+            if repeated_name([name], before):
                 box.errors.append(f"{name} is already a name on the list: add a last "
                                   f"initial or a number, so the two are told apart.")
                 valid = False
-            seen.add(_same(name))
+            before.append(name)
         return valid
-
-
-def _same(name: str) -> str:
-    """A name as compared for clashes: case and spacing aside."""
-    return " ".join(name.split()).casefold()
 
 
 class ArrivalForm(Form):
@@ -76,10 +72,10 @@ class ArrivalForm(Form):
         super().__init__(*args, **kwargs)
         # (name, number) of everyone on the list: the person at the desk may simply not
         # have found her, and a second entry would split her scores.
-        self.listed = {_same(name): number for name, number in listed}
+        self.listed = {same_name(name): number for name, number in listed}
 
     def validate_name(self, field):
-        number = self.listed.get(_same(field.data or ""))
+        number = self.listed.get(same_name(field.data or ""))
         if number is not None:
             raise ValidationError(
                 f"{field.data.strip()} is already on the list as number {number}: find "

@@ -10,6 +10,7 @@ from blueprints.common import render_page_or_partial
 from core.access import MANAGE, staff_required
 from core.errors import attach
 from core.rounds import seated
+from core.words import repeated_name
 from core.writes import unit
 
 from . import checkin, common, forms, player_import
@@ -66,9 +67,13 @@ def add_substitutes(tournament_id):
         needed = player_rows.substitutes_needed(tournament)
         if not names:
             names = [""] * (needed or 0)
+        repeated = repeated_name(names, [p.name for p in tournament.players])
         if not names:
             form.names.errors.append("The field already fills every table; type a name to "
                                      "add a spare substitute.")
+        elif repeated:
+            form.names.errors.append(f"{repeated} is already a name on the list: add a last "
+                                     "initial or a number, so the two are told apart.")
         else:
             with Saving(form, clash=("names", number_clash(None)), field="names") as saving:
                 added = len(player_rows.add_substitutes(tournament, current_user, names))

@@ -7,6 +7,7 @@ from sqlalchemy import func, select
 
 from core.lookup import rules_of
 from core.rounds import seated
+from core.words import repeated_name
 from core.writes import write
 from models import (
     CompetitionEntry,
@@ -178,9 +179,17 @@ def substitutes_needed(tournament: Tournament) -> int:
 def add_substitutes(tournament: Tournament, user: User, names: list[str]) -> list[Player]:
     """Add house players (they play, they are never ranked), numbered after the last."""
     added = []
+    taken = [player.name for player in tournament.players]
+    unnamed = 0
     for name in names:
-        added.append(add_player(tournament, user, number=None,
-                                name=name.strip() or f"Substitute {len(added) + 1}",
+        if not name.strip():
+            # "Substitute 1" again, when a first batch has one, is two people of one name
+            unnamed += 1
+            while repeated_name([f"Substitute {unnamed}"], taken):
+                unnamed += 1
+            name = f"Substitute {unnamed}"
+        taken.append(name)
+        added.append(add_player(tournament, user, number=None, name=name.strip(),
                                 is_substitute=True))
     return added
 
@@ -223,6 +232,9 @@ def withdraw_player(tournament: Tournament, user: User, player: Player, *,
         name = plain_text(new_substitute_name, "new_substitute", "The name")
         if not name:
             raise SetupError("substitute", "Choose a substitute, or type a new substitute's name.")
+        if repeated_name([name], [p.name for p in tournament.players]):
+            raise SetupError("new_substitute", f"{name} is already a name on the list: choose "
+                             "that substitute above, or add a last initial or a number.")
         substitute = add_player(tournament, user, number=None, name=name, is_substitute=True)
     else:
         if substitute.id == player.id or substitute.tournament_id != tournament.id:

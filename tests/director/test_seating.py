@@ -3,6 +3,7 @@ later rounds by tournament.movement, and substitutions from a given round on."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -288,3 +289,37 @@ def test_a_redraw_for_fewer_players_leaves_no_table_that_seats_nobody(client, di
     assert {table for table, _ in seats_of(tournament, 1)} == set(range(1, 8))
     cards = client.get(f"/director/t/{tournament.id}/cards").get_data(as_text=True)
     assert 'id="table-7"' in cards and 'id="table-8"' not in cards
+
+
+def test_substitutes_on_the_players_page_never_repeat_a_name(client, director):
+    """A second batch of unnamed substitutes goes on from the first ("Substitute 3", not
+    "Substitute 1" again); a typed name already on the list is refused at the box, and
+    nothing is added."""
+    tournament = make_tournament(director, players=30, seated=False)
+    add = f"/director/t/{tournament.id}/players/substitutes"
+    assert client.post(add, data={"names": ""}).status_code == 302
+    assert client.post(add, data={"names": "\n"}).status_code == 422  # the field is full
+    tournament.players.append(Player(number=40, name="Leaving Lou"))
+    db.session.commit()
+    assert client.post(add, data={"names": ""}).status_code == 302  # 3 more for 32 + 1
+    names = [s.name for s in db.session.scalars(select(Player).where(Player.is_substitute))]
+    assert names == ["Substitute 1", "Substitute 2", "Substitute 3", "Substitute 4",
+                     "Substitute 5"]
+    count = len(tournament.players)
+    response = client.post(add, data={"names": "Spare Sue\n  substitute 2 "})
+    assert response.status_code == 422
+    assert re.search(r'id="names-error"[^>]*>substitute 2 is already a name on the list',
+                     response.get_data(as_text=True))
+    db.session.expire_all()
+    assert len(tournament.players) == count
+
+
+def test_a_new_substitute_for_a_withdrawal_is_not_a_name_on_the_list(client, tournament):
+    leaver, other = tournament.players[0], tournament.players[1]
+    response = client.post(f"/director/t/{tournament.id}/players/{leaver.id}/withdraw",
+                           data={"from_round": "2", "new_substitute": other.name.upper()})
+    assert response.status_code == 422
+    assert f"{other.name.upper()} is already a name on the list" in \
+        response.get_data(as_text=True)
+    db.session.expire_all()
+    assert leaver.withdrawn_from_round is None
