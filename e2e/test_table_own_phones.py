@@ -268,8 +268,15 @@ def test_this_is_me_is_in_sight_on_a_small_phone_before_and_during_the_round(
         live_server, new_phone, size):
     """The seat buttons of "this is me" sit above the call bar with no scroll, on the
     smallest phones the floor names (an iPhone SE's 320x568 included), before the round
-    starts and while its clock runs; East's "Enter game 1" above them."""
+    starts and while its clock runs; East's "Enter game 1" above them. The tournament's
+    name is one that takes two lines at 320 px."""
     code, token = seed(live_server, "tnt")
+    with live_server.app_context():
+        from models import Tournament, db
+
+        db.session.scalar(db.select(Tournament).where(Tournament.code == code)).name = \
+            "The Palm Beach Spring Mah Jongg Classic"
+        db.session.commit()
     phone = new_phone({"width": size[0], "height": size[1]})
     for running in (False, True):
         if running:
