@@ -132,6 +132,11 @@ class GameEntry(db.Model):
     # When a director last amended (or entered) this game: the director's ruling is final
     # under every rule set, so from then on only a director changes it.
     ruled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # That change's written reason, kept with the game: a second ruling on the sheet (the
+    # sheet keeps only its latest reason) must not hide the first from the table and the
+    # players.
+    ruling: Mapped[str] = mapped_column(Text, default="", server_default="")
+    ruled_by: Mapped[str] = mapped_column(String(120), default="", server_default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 

@@ -98,6 +98,9 @@ class GameLine:
     label: str
     points: int
     rulings: tuple[str, ...] = ()
+    # the director's written reason for changing this game, in the words the page says
+    # ("Director's ruling after submission: ..."), "" when she did not change it
+    changed: str = ""
 
 
 @dataclass
@@ -115,6 +118,7 @@ class Stop:
     # RuleSet.final_states
     final_states: tuple[str, ...] = (SheetState.SUBMITTED, SheetState.VERIFIED)
     ruling: str = ""  # a director's change after submission, where the sheet forbids changes
+    # to no one game (a table's round ended by the director); a game's own is on its line
     # Where the rules ask no player to initial the round (RuleSet.round_signoff_all), the
     # sheet is initialled game by game by each game's signer (at the desk: "paper").
     signoff_all: bool = True
@@ -163,7 +167,7 @@ _ITINERARY = (
            Scoresheet.submitted_at, Scoresheet.amended_at, Scoresheet.amend_reason,
            GameEntry.number, GameEntry.record, GameEntry.points_e, GameEntry.points_s,
            GameEntry.points_w, GameEntry.points_n, RoundSignoff.initials,
-           GameEntry.initials)
+           GameEntry.initials, GameEntry.ruling, GameEntry.ruled_at)
     .select_from(Seating)
     .join(Round, Round.id == Seating.round_id)
     .join(Table, Table.id == Seating.table_id)
@@ -189,8 +193,10 @@ def itinerary(tournament: Tournament, player) -> list[Stop]:
                                   "player_id": player.id}).all()
     rules = RuleSet.from_dict(tournament.rules)
     known: dict[int, Stop] = {}
+    after_submission = rules.changes_after_submit == "ruling"
     for (round_no, seat, table_no, state, submitted_at, amended_at, amend_reason, game_no,
-         record, points_e, points_s, points_w, points_n, initials, game_initials) in rows:
+         record, points_e, points_s, points_w, points_n, initials, game_initials,
+         game_ruling, ruled_at) in rows:
         stop = known.get(round_no)
         if stop is None:
             ruled = (rules.changes_after_submit == "ruling" and submitted_at is not None
@@ -204,13 +210,21 @@ def itinerary(tournament: Tournament, player) -> list[Stop]:
                                                              or rules.game_signoff))
         if game_no is not None:
             points = {"E": points_e, "S": points_s, "W": points_w, "N": points_n}[seat]
+            changed = ""
+            if game_ruling and ruled_at is not None:
+                changed = (f"Director's ruling after submission: {game_ruling}"
+                           if after_submission and submitted_at is not None
+                           and ruled_at >= submitted_at
+                           else f"Changed by the director: {game_ruling}")
             stop.games.append(GameLine(game_no, _mine(record, seat), points,
-                                       _rulings(record, seat)))
+                                       _rulings(record, seat), changed))
             if game_initials:
                 stop.games_initialled += 1
                 stop.on_paper = stop.on_paper or game_initials == PAPER_INITIALS
     for stop in known.values():
         stop.total = sum(game.points for game in stop.games) if stop.games else None
+        if stop.ruling and any(stop.ruling in game.changed for game in stop.games):
+            stop.ruling = ""  # said on its game's line
     tables = read_rows(_TABLES, {"tournament_id": tournament.id}).scalar() or 0
     stops: list[Stop] = []
     last: tuple[int, int, str] | None = None  # (round, table, seat)

@@ -109,29 +109,46 @@ def missing_results(tournament: Tournament) -> list[RoundMissing]:
 
 @dataclass(frozen=True)
 class SheetRuling:
-    """A director's change to a sheet after it was submitted."""
+    """A director's change to a sheet after it was submitted: to one game (`game_no`), or
+    to no one game (a table's round ended by the director: None)."""
 
     round_no: int
     table_no: int
     by: str
     at: object
     reason: str
+    game_no: int | None = None
 
 
 def rulings(tournament: Tournament) -> list[SheetRuling]:
-    """The sheets a director changed after submission, latest first, where the rule set
-    says no changes after submission (each such change is a ruling). One query."""
+    """The changes a director made to submitted sheets, latest first, where the rule set
+    says no changes after submission (each such change is a ruling): each game's own
+    ruling (a second ruling on a sheet does not hide the first), and a sheet's change to
+    no one game. Two queries."""
     if rules_of(tournament).changes_after_submit != "ruling":
         return []
-    rows = db.session.execute(
+    submitted = (Round.tournament_id == tournament.id, Scoresheet.submitted_at.is_not(None))
+    games = db.session.execute(
+        select(Round.number, Table.number, GameEntry.ruled_by, GameEntry.ruled_at,
+               GameEntry.ruling, GameEntry.number)
+        .join(Scoresheet, Scoresheet.id == GameEntry.sheet_id)
+        .join(Round, Round.id == Scoresheet.round_id)
+        .join(Table, Table.id == Scoresheet.table_id)
+        .where(*submitted, GameEntry.ruling != "",
+               GameEntry.ruled_at >= Scoresheet.submitted_at)
+    ).all()
+    said = {(round_no, table_no, reason) for round_no, table_no, _, _, reason, _ in games}
+    sheets = db.session.execute(
         select(Round.number, Table.number, User.name, Scoresheet.amended_at,
                Scoresheet.amend_reason)
         .join(Round, Round.id == Scoresheet.round_id)
         .join(Table, Table.id == Scoresheet.table_id)
         .outerjoin(User, User.id == Scoresheet.amended_by_id)
-        .where(Round.tournament_id == tournament.id, Scoresheet.submitted_at.is_not(None),
-               Scoresheet.amended_at >= Scoresheet.submitted_at)
-        .order_by(Scoresheet.amended_at.desc())
-    )
-    return [SheetRuling(round_no, table_no, name or "a director", at, reason or "")
-            for round_no, table_no, name, at, reason in rows]
+        .where(*submitted, Scoresheet.amended_at >= Scoresheet.submitted_at)
+    ).all()
+    found = [SheetRuling(round_no, table_no, by or "a director", at, reason or "", game_no)
+             for round_no, table_no, by, at, reason, game_no in games]
+    found += [SheetRuling(round_no, table_no, name or "a director", at, reason or "")
+              for round_no, table_no, name, at, reason in sheets
+              if (round_no, table_no, reason) not in said]
+    return sorted(found, key=lambda ruling: ruling.at, reverse=True)

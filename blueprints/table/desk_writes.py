@@ -165,7 +165,7 @@ def enter_paper_sheet(table: Table, round_: Round, records: dict[int, dict[str, 
             if initialled:
                 entry.initials = PAPER_INITIALS
         if ruling:
-            entry.ruled_at = utcnow()
+            entry.ruled_at, entry.ruling, entry.ruled_by = utcnow(), reason, user.name
     rescore(sheet, rules)
     cleared = clear_changed_signoffs(sheet, before_totals)
     if ruling:

@@ -62,7 +62,7 @@ _SEAT_ROWS = (
            _SEATING.c.table_id == bindparam("table_id"))
 )
 _GAME_COLUMNS = ("number", "record", "points_e", "points_s", "points_w", "points_n",
-                 "signer", "initials", "note", "seat_initials", "ruled_at")
+                 "signer", "initials", "note", "seat_initials", "ruled_at", "ruling", "ruled_by")
 # The sheet with its games in game order (one row with no game when none is entered).
 _SHEET_ROWS = (
     select(_SHEET_T, *(_GAME_T.c[name].label(f"game_{name}") for name in _GAME_COLUMNS))
@@ -131,6 +131,9 @@ class SheetGame:
     note: str
     seat_initials: dict[str, str]
     ruled: bool = False
+    ruled_at: Any = None
+    ruling: str = ""
+    ruled_by: str = ""
 
 
 def _seated(round_: Round, table: Table, with_next: bool):
@@ -165,7 +168,8 @@ def _sheet_with_games(round_: Round, table: Table):
                                "W": row.game_points_w, "N": row.game_points_n},
                        signer=row.game_signer, initials=row.game_initials,
                        note=row.game_note, seat_initials=row.game_seat_initials,
-                       ruled=row.game_ruled_at is not None)
+                       ruled=row.game_ruled_at is not None, ruled_at=row.game_ruled_at,
+                       ruling=row.game_ruling or "", ruled_by=row.game_ruled_by or "")
              for row in rows if row.game_number is not None]
     return rows[0], games
 

@@ -55,6 +55,9 @@ class GameRow:
     seat_initials: dict[str, str] = field(default_factory=dict)
     sentence: str = ""
     ruled: bool = False  # a director amended it: only a director changes it now
+    ruled_at: Any = None
+    ruling: str = ""  # her written reason for that change
+    ruled_by: str = ""
     # its place on the sheet: the few pages that show a game's score lines ask its
     # SheetView (lines_of), which works them out for the round as a whole. A row keeps no
     # reference to its view: the two would be a cycle, each page's rows and view left for
@@ -176,6 +179,18 @@ class SheetView:
         sheet = self.sheet
         return bool(sheet and sheet.amended_at and sheet.submitted_at
                     and sheet.amended_at >= sheet.submitted_at
+                    and self.rules.changes_after_submit == "ruling")
+
+    @property
+    def game_rulings(self) -> list[GameRow]:
+        """The games a director changed with a written reason, each shown with its own
+        (latest first): a later ruling on the sheet must not hide an earlier one."""
+        ruled = [g for g in self.games if g.ruling and g.ruled_at is not None]
+        return sorted(ruled, key=lambda g: g.ruled_at, reverse=True)
+
+    def ruled_after_submission(self, game: GameRow) -> bool:
+        sheet = self.sheet
+        return bool(sheet and sheet.submitted_at and game.ruled_at >= sheet.submitted_at
                     and self.rules.changes_after_submit == "ruling")
 
     @property
@@ -319,6 +334,7 @@ def sheet_view(table: Table, round_: Round, *, panel: bool = False) -> SheetView
             signer=entry.signer, initials=entry.initials, note=entry.note,
             record=record, seat_initials=dict(entry.seat_initials or {}),
             sentence=game_sentence(record, view), position=position, ruled=entry.ruled,
+            ruled_at=entry.ruled_at, ruling=entry.ruling, ruled_by=entry.ruled_by,
         ))
         for seat in SEATS:
             view.totals[seat] += entry.points[seat]

@@ -353,7 +353,8 @@ def save_game(table: Table, round_: Round, number: int, record_: dict[str, Any],
         entry.initials = initials
         entry.note = (note or "").strip()[:280]
     if director:
-        entry.ruled_at = utcnow()
+        entry.ruled_at, entry.ruling = utcnow(), reason.strip()
+        entry.ruled_by = user.name if user else ""
     forget_draft(sheet)
     # scored before the flush: the new game is inserted with its points, in one flush
     rescore(sheet, rules)

@@ -5,6 +5,7 @@ and West checks the sheet; under Hidden Tile the director can end one table's ro
 
 from __future__ import annotations
 
+import html
 import re
 import secrets
 
@@ -57,7 +58,9 @@ def test_a_ruling_shows_on_the_sheet_the_players_page_and_the_results_page(clien
     assert "Director's ruling after submission" in east.get().get_data(as_text=True)
     north = seats_of(east.sheet().round, east.table)["N"]
     scores = client.get(f"/p/{tnt.code}/player/{north.number}").get_data(as_text=True)
-    assert "Director's ruling after submission: Ruling: North&#39;s Mah Jongg" in scores
+    # on the line of the game it changed
+    assert re.search(r"<td>Mah Jongg: you won<span class=\"ruling\">Director&#39;s ruling "
+                     r"after submission: Ruling: North&#39;s Mah Jongg was valid</span>", scores)
     results = client.get(f"/results/director/{tnt.id}").get_data(as_text=True)
     assert "Rulings after submission" in results and "Round 1, table 1" in results
 
@@ -70,7 +73,7 @@ def test_where_changes_are_allowed_a_change_stays_an_amendment(client, east, tnt
     assert amend_game_two(client, east, tnt).status_code == 303
     assert last_action() == "sheet.amend"
     page = east.get().get_data(as_text=True)
-    assert "Amended by Ann Director" in page and "ruling after submission" not in page
+    assert "Game 2 amended by Ann Director" in page and "ruling after submission" not in page
     results = client.get(f"/results/director/{tnt.id}").get_data(as_text=True)
     assert "Rulings after submission" not in results
 
@@ -338,3 +341,35 @@ def test_a_directors_ruling_on_a_game_survives_a_backup(client, east, tnt):
     games = db.session.scalars(db.select(GameEntry).join(Scoresheet).where(
         Scoresheet.table_id == imported.tables[0].id).order_by(GameEntry.number)).all()
     assert [g.ruled_at is not None for g in games] == [False, True]
+
+
+def test_a_second_ruling_on_a_sheet_keeps_the_first_in_sight(client, east, tnt):
+    """Two rulings on one submitted sheet (games 4 and 2): the table, each player's own
+    game line and the results page show both, each with its game; the first is not
+    replaced by the second (the sheet itself keeps only its latest reason)."""
+    submitted_round(east)
+    first = "Tile check: the hand on the card is worth 40"
+    second = "Card check: the hand is 35"
+    for game_no, winner, value, reason in ((4, "W", "40", first), (2, "N", "35", second)):
+        data = staff_form(east, outcome="mahjong", winner=winner, value=value, win_by="self",
+                          reason=reason)
+        assert client.post(sheet_url(tnt, tail=f"/game/{game_no}"), data=data).status_code == 303
+    table = html.unescape(east.get().get_data(as_text=True))
+    assert re.search(r"Director's ruling after submission on game 4 \(TNT: no changes after "
+                     rf"submission\), by Ann Director at [\d:]+: {first}", table)
+    assert re.search(rf"ruling after submission on game 2 .*: {second}", table)
+    seats = seats_of(east.sheet().round, east.table)
+    west = html.unescape(client.get(f"/p/{tnt.code}/player/{seats['W'].number}")
+                         .get_data(as_text=True))
+    north = html.unescape(client.get(f"/p/{tnt.code}/player/{seats['N'].number}")
+                          .get_data(as_text=True))
+    for page in (west, north):  # each change on the line of its game
+        assert re.search(rf"<th scope=\"row\">4</th><td>[^<]*<span class=\"ruling\">"
+                         rf"Director's ruling after submission: {first}</span>", page)
+        assert re.search(rf"<th scope=\"row\">2</th><td>[^<]*<span class=\"ruling\">"
+                         rf"Director's ruling after submission: {second}</span>", page)
+        assert "The director's change cleared your initials" in page
+    results = html.unescape(client.get(f"/results/director/{tnt.id}").get_data(as_text=True))
+    assert re.search(rf"Round 1, table 1, game 2: Ann Director at [^:]+:\d\d: {second}", results)
+    assert re.search(rf"Round 1, table 1, game 4: Ann Director at [^:]+:\d\d: {first}", results)
+    assert results.index("game 2:") < results.index("game 4:")  # latest first

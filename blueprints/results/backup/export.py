@@ -181,7 +181,8 @@ def export_tournament(tournament: Tournament) -> dict:
             "games": [{"number": g.number, "record": g.record, "points": g.points,
                        "signer": g.signer, "initials": g.initials, "note": g.note,
                        "seat_initials": g.seat_initials or {},
-                       "ruled_at": _when(g.ruled_at),
+                       "ruled_at": _when(g.ruled_at), "ruling": g.ruling,
+                       "ruled_by": g.ruled_by,
                        "created_at": _when(g.created_at), "updated_at": _when(g.updated_at)}
                       for g in sorted(s.games, key=lambda g: g.number)],
             "signoffs": [{"seat": o.seat, "initials": o.initials,

@@ -63,6 +63,8 @@ def read_sheets(data: dict, into: Into) -> None:
                 seat_initials=_seat_initials(game.get("seat_initials")),
                 note=_text(game.get("note"), "A game's note", 280),
                 ruled_at=_instant(game.get("ruled_at"), "A game's ruling time"),
+                ruling=_text(game.get("ruling"), "A game's ruling", LONG_TEXT, lines=True),
+                ruled_by=_text(game.get("ruled_by"), "Who ruled on a game", 120),
                 created_at=_instant(game.get("created_at")),
                 updated_at=_instant(game.get("updated_at"))))
         for stored, lines in zip(sheet.games, round_lines(rules, parsed), strict=True):
