@@ -220,7 +220,9 @@ def quick_ruling(key: str, players: dict[str, str]) -> tuple[str, Adjustment | N
     kind, _, seat = (key or "").partition(":")
     if seat in SEATS:
         if kind == "dead":
-            return f"Dead hand: {seat_label(seat, players)}", None
+            # the one-tap ruling writes nothing on the sheet: the table is told where to
+            return (f"Dead hand: {seat_label(seat, players)}. East marks it in the game's "
+                    "dead hands.", None)
         if kind == "penalty":
             return (f"Penalty {QUICK_PENALTY} to {seat_label(seat, players)}",
                     Adjustment(seat, QUICK_PENALTY))

@@ -31,7 +31,7 @@ def test_the_call_page_offers_one_tap_rulings_and_the_free_text_form(client, tou
 @pytest.mark.parametrize("key, ruling", [
     ("no-change", "No change to the scores"),
     ("replayed", "Game replayed"),
-    ("dead:S", "Dead hand: South (Player 2)"),
+    ("dead:S", "Dead hand: South (Player 2). East marks it in the game's dead hands."),
 ])
 def test_one_tap_resolves_with_those_words(client, tournament, place, key, ruling):
     call = place("ruling")

@@ -3,6 +3,7 @@ verification, and director adjustments (add_adjustment) before and after the gam
 
 from __future__ import annotations
 
+import html
 import secrets
 
 import pytest
@@ -140,12 +141,15 @@ def test_add_adjustment_to_an_entered_game_rescores_it(app, east, tnt, director)
 
 def test_add_adjustment_before_the_game_waits_for_east(app, east, tnt, director):
     east.save(1, outcome="wall")
-    sheets.add_adjustment(east.table, 1, "S", -25, "ruling: misnamed tile", director)
+    sheets.add_adjustment(east.table, 1, "S", -25, "ruling: misnamed tile.", director)
     db.session.commit()
     sheet = east.sheet()
     assert sheet.pending_adjustments == [
-        {"game": 2, "seat": "S", "points": -25, "reason": "ruling: misnamed tile"}]
-    assert "Director's ruling for game 2" in east.get().get_data(as_text=True)
+        {"game": 2, "seat": "S", "points": -25, "reason": "ruling: misnamed tile."}]
+    page = html.unescape(east.get().get_data(as_text=True))
+    # the reason's own full stop is not doubled after the bracket
+    assert "Director's ruling for game 2: Player 2 (South) -25 (ruling: misnamed tile). " \
+           "It is added when game 2 is saved." in page
     east.save(2, outcome="wall")
     sheet = east.sheet()
     assert sheet.pending_adjustments == []
