@@ -10,12 +10,13 @@ from sqlalchemy import bindparam, select
 
 from core.rows import read_rows, request_reads
 from core.words import OPEN_STATES
-from models import DirectorCall, Table, db, utcnow
+from models import DirectorCall, Scoresheet, Table, db, utcnow
 
 # How long a table still sees its cancelled call before the plain button.
 RECENT = timedelta(minutes=10)
-# A ruling stays on the table's phone until the table taps OK: this only ends it once the
-# round is surely over, for the next players at the table.
+# A ruling stays on the table's phone until the table taps OK, or until the table submits
+# that round's sheet (the players move on, and the next ones at the table were not there);
+# this ends it in any case once the round is surely over.
 RULING_SHOWN = timedelta(minutes=90)
 
 # The ended calls this phone has said "OK" to (ids, newest last), so its bar is back to
@@ -47,25 +48,40 @@ def table_call(table: Table, now: datetime | None = None) -> DirectorCall | None
 
 
 def call_shown(call, now: datetime) -> bool:
-    """Whether a table's bar still shows this call (`call`: its state, resolved_at and
-    cancelled_at): while open; a ruling RULING_SHOWN after it, a cancelled call RECENT."""
+    """Whether a table's bar still shows this call (`call`: its state, resolved_at,
+    cancelled_at and round_submitted_at): while open; a ruling RULING_SHOWN after it,
+    unless the table submitted the call's round since; a cancelled call RECENT."""
     if call.state in OPEN_STATES:
         return True
     if call.resolved_at is not None:
-        return now - call.resolved_at <= RULING_SHOWN
+        submitted = call.round_submitted_at
+        return now - call.resolved_at <= RULING_SHOWN and (
+            submitted is None or submitted < call.resolved_at)
     return call.cancelled_at is not None and now - call.cancelled_at <= RECENT
 
 
 # The latest call first: how every read of "the table's latest call" orders them.
 _LATEST_FIRST = (DirectorCall.called_at.desc(), DirectorCall.id.desc())
-# The latest call's columns table_call chooses by, as remember_latest_call takes them.
-LATEST_CALL_COLUMNS = ("id", "state", "resolved_at", "cancelled_at")
+# The latest call's columns table_call chooses by, as remember_latest_call takes them
+# (round_submitted_at: latest_call_columns' reading of its round's sheet).
+LATEST_CALL_COLUMNS = ("id", "state", "resolved_at", "cancelled_at", "round_submitted_at")
 # Built once per process: building a statement and its cache key costs more than running
 # it (every table page and changed poll reads it).
 _LATEST_CALL = (select(DirectorCall).where(DirectorCall.table_id == bindparam("table_id"))
                 .order_by(*_LATEST_FIRST).limit(1))
+def latest_call_columns(call) -> tuple:
+    """LATEST_CALL_COLUMNS of `call` (DirectorCall or an alias of it): its own, and when the
+    table submitted the call's round (None: not yet), read with it."""
+    submitted = (select(Scoresheet.submitted_at)
+                 .where(Scoresheet.round_id == call.round_id,
+                        Scoresheet.table_id == call.table_id)
+                 .correlate_except(Scoresheet).scalar_subquery()
+                 .label("round_submitted_at"))
+    return (*(getattr(call, name) for name in LATEST_CALL_COLUMNS[:-1]), submitted)
+
+
 _LATEST_CALL_STATE = (
-    select(*(getattr(DirectorCall, name) for name in LATEST_CALL_COLUMNS))
+    select(*latest_call_columns(DirectorCall))
     .where(DirectorCall.table_id == bindparam("table_id")).order_by(*_LATEST_FIRST).limit(1))
 _UNREAD = object()
 

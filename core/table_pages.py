@@ -76,7 +76,7 @@ def _shown_columns(rows: LinkedRows):
             *(getattr(rows.clock_round, name) for name in _CLOCK_NAMES),
             *(getattr(rows.table_round, name) for name in _ROUND_NAMES),
             rows.sheet.version, rows.sheet.draft_at,
-            *(getattr(rows.call, name) for name in calls.LATEST_CALL_COLUMNS))
+            *calls.latest_call_columns(rows.call))
 
 
 # Built once per process (building a statement costs more than running it).

@@ -108,7 +108,9 @@ def _versions_columns(rows):
             rows.sheet.draft_at.label("sheet_draft_at"), call.id.label("call_id"),
             call.version.label("call_version"), call.state.label("call_state"),
             call.resolved_at.label("call_resolved_at"),
-            call.cancelled_at.label("call_cancelled_at"))
+            call.cancelled_at.label("call_cancelled_at"),
+            table_calls.latest_call_columns(call)[-1].element.label(
+                "call_round_submitted_at"))
 
 
 _VERSIONS = {numbered: PrecompiledRead(link_statement(numbered, _versions_columns))

@@ -226,6 +226,30 @@ def test_an_old_resolved_call_leaves_just_the_button(client, table, table_url, p
     assert "Resolved" not in html and "Call the director" in html
 
 
+def test_a_ruling_ends_when_the_table_submits_that_round(client, table, table_url, place,
+                                                         director):
+    """A fresh phone at the table, after its round is submitted (the next players, or a
+    player checking her scores), sees the button, not the last round's ruling; a ruling
+    given after the sheet went in is still shown."""
+    from core.sheets import ensure_sheet
+    from models import Round
+
+    call = place()
+    calls_queue.resolve_call(call, director, "Play on")
+    page_url = f"/t/{table.tournament.code}/{table.number}?k={table.token}"
+    assert "Resolved:</strong> Play on" in client.get(page_url).get_data(as_text=True)
+    sheet = ensure_sheet(db.session.get(Round, call.round_id), table)
+    sheet.state, sheet.submitted_at = "submitted", utcnow()
+    db.session.commit()
+    for html in (client.get(table_url(), headers=HX).get_data(as_text=True),
+                 client.get(page_url).get_data(as_text=True)):
+        assert "Resolved" not in html and "Call the director</button>" in html
+    # the director rules after the sheet went in: the table is told
+    call = place()
+    calls_queue.resolve_call(call, director, "Game 2 stands")
+    assert "Resolved:</strong> Game 2 stands" in client.get(page_url).get_data(as_text=True)
+
+
 def test_the_table_include_renders_for_the_table_page(app, table, place):
     from flask import render_template
 

@@ -4,6 +4,7 @@ parts that changed, out of band, each with its new version."""
 from __future__ import annotations
 
 import re
+import secrets
 from datetime import timedelta
 
 import pytest
@@ -258,6 +259,18 @@ def test_the_one_statement_agrees_with_the_full_view_through_a_round(east, direc
     check()                                                       # a ruling still shown
     for game in (2, 3, 4):
         east.save(game, outcome="wall")
+    check()                                                       # four games, ruling shown
+    assert states[-1]["call"] != "none"
+
+    def form(**extra):
+        return {"round_no": 1, "version": east.version(),
+                "request_key": secrets.token_urlsafe(8), **extra}
+
+    for seat in "ESWN":
+        east.post("/initial", form(seat=seat, initials=seat))
+    assert east.post("/submit", form()).status_code == 303
+    check()                                                       # submitted: ruling gone
+    assert states[-1]["call"] == "none"
     clock_actions.end_round(tournament, 1, 3, director, "owner")
     check()                                                       # round ended
     clock_actions.seat_round(tournament, 2, director, "owner")
