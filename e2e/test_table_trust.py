@@ -53,6 +53,33 @@ def db_calls(live_server, code, table_no=1):
             .where(Tournament.code == code, Table.number == table_no))
 
 
+def test_time_called_while_the_clock_runs_is_refused_where_east_tapped_it(live_server, page):
+    """With 40 minutes on the room's clock, East's "Time called" for game 1 is refused in
+    words at the answer, in sight, and nothing is saved."""
+    from datetime import timedelta
+
+    from sqlalchemy import select
+
+    from models import Round, Tournament, db, utcnow
+
+    code, token = seed(live_server, "tnt")
+    with live_server.app_context():
+        rnd = db.session.scalar(select(Round).join(Tournament).where(
+            Tournament.code == code, Round.number == 1))
+        rnd.started_at = utcnow() - timedelta(minutes=10)
+        db.session.commit()
+    page.goto(f"{live_server.url}/t/{code}/1/game?k={token}")
+    tap(page, "outcome", "time")
+    expect(sign_button(page)).to_contain_text("these are right")
+    sign_button(page).click()
+    error = page.locator("#err-outcome")
+    expect(error).to_contain_text("Time has not been called: the round's clock still shows")
+    expect(error).to_contain_text("Nothing was recorded. Play on")
+    expect(error).to_be_in_viewport()
+    screenshot(page, "trust-time-called-clock-running", full_page=False)
+    assert db_games(live_server, code) == []
+
+
 def time_is_up(live_server, code, round_no=1):
     """The round's clock ran out long ago."""
     from sqlalchemy import select
