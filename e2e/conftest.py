@@ -28,6 +28,9 @@ EXPECT_TIMEOUT_MS = 15_000
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+    # A name for the live server other than the loopback address, as a phone in the room
+    # reaches the laptop (static/js/app.js treats the laptop's own browser apart).
+    "--host-resolver-rules=MAP venue.test 127.0.0.1",
 ]
 
 

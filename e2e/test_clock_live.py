@@ -9,6 +9,7 @@ display; screenshots of both are kept."""
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 from playwright.sync_api import expect
 
@@ -201,3 +202,33 @@ def test_announcements_reach_the_big_screen(live_server, director_account, new_p
     director.get_by_role("button", name=re.compile("^Clear")).click()
     expect(display.get_by_text("Lunch in the foyer at 12:30")).to_be_hidden(
         timeout=WITHIN_ONE_POLL)
+
+
+def test_a_tap_with_the_wifi_down_keeps_the_console_and_says_nothing_was_sent(
+        live_server, director_account, new_phone):
+    """The director taps "Start round 1" as her phone loses the Wi-Fi: no browser "no
+    internet" page, the console stays and says nothing was sent; back online, the same tap
+    starts the round."""
+    email, password = director_account
+    t = seed(live_server, email)
+    director = new_phone()
+    # The phone reaches the laptop by its venue address, not the loopback one (where the
+    # page never takes itself for offline: the laptop's own browser, with no network)
+    venue = live_server.url.replace("127.0.0.1", "venue.test")
+    sign_in(director, SimpleNamespace(url=venue), email, password)
+    director.goto(f"{venue}/clock/director/{t['id']}")
+    console = director.url
+    start = director.get_by_role("button", name="Start round 1")
+    director.context.set_offline(True)
+    start.click()
+    note = director.locator(".offline-note")
+    expect(note).to_have_text("No connection: nothing was sent. Tap again when the Wi-Fi "
+                              "is back.")
+    expect(note).to_be_in_viewport()
+    assert director.url == console
+    expect(director.locator("#clock")).to_have_attribute("data-state", "not_started")
+    screenshot(director, "clock-console-offline-tap", full_page=False)
+    director.context.set_offline(False)
+    expect(note).to_have_count(0)
+    start.click()
+    expect(director.get_by_text("Round 1 has started.")).to_be_visible()

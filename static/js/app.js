@@ -81,6 +81,34 @@
     return tapped && tapped.form === cause.target && tapped.isConnected ? tapped : null;
   };
 
+  // A plain form (the director's clock, rulings, check-in) posted with the phone off the
+  // Wi-Fi would leave the page for the browser's own "no internet" page, and with it the
+  // form: it stays, and says that nothing was sent. Forms htmx sends have their own answer.
+  // Not on the server's own machine: a laptop with no network at all says it is offline,
+  // yet reaches its own server.
+  var OFFLINE = "No connection: nothing was sent. Tap again when the Wi-Fi is back.";
+  var LOCAL = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(location.hostname);
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (LOCAL || navigator.onLine !== false || (form.method || "").toLowerCase() !== "post" ||
+        form.closest("[hx-boost=true], [hx-post]") || form.hasAttribute("hx-post")) { return; }
+    event.preventDefault();
+    var note = form.querySelector(".offline-note");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "error offline-note";
+      note.setAttribute("role", "alert");
+      var button = mahj.submitter(event) || form.querySelector("[type=submit]");
+      form.insertBefore(note, button && button.parentNode === form ? button : null);
+    }
+    note.textContent = OFFLINE;
+  });
+  window.addEventListener("online", function () {
+    document.querySelectorAll(".offline-note").forEach(function (note) {
+      note.parentNode.removeChild(note);
+    });
+  });
+
   document.addEventListener("live:stop", function () {
     var poll = document.getElementById("live");
     if (poll) { poll.parentNode.removeChild(poll); }
