@@ -5,7 +5,8 @@ passes again on import."""
 from __future__ import annotations
 
 import ipaddress
-from urllib.parse import urlsplit
+import socket
+from urllib.parse import urlsplit, urlunsplit
 
 from .errors import Refused
 from .words import unshowable
@@ -54,3 +55,43 @@ def clean_public_url(value: str | None) -> str | None:
                       "Give the laptop's address on the venue Wi-Fi, like "
                       "http://192.168.1.10:8000.")
     return value
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, the default route's first: what
+    to offer when the cards would print 127.0.0.1. Sends nothing (a UDP "connect" only
+    picks the interface)."""
+
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached
+            found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(info[4][0])
+    except OSError:
+        pass
+    usable = []
+    for address in found:
+        ip = ipaddress.ip_address(address)
+        if not (ip.is_loopback or ip.is_unspecified or ip.is_link_local) \
+                and address not in usable:
+            usable.append(address)
+    return usable
+
+
+def reachable(url: str) -> str:
+    """`url` as a phone in the room can open it: a loopback address (the big screen opened
+    on the laptop itself, at 127.0.0.1) becomes this laptop's first address on the venue
+    network, at the same port; anything else, or no such address, stays as it is."""
+    if not is_loopback(url):
+        return url
+    found = lan_addresses()
+    if not found:
+        return url
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(
+        netloc=found[0] + (f":{parts.port}" if parts.port else "")))

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import ipaddress
-import socket
-
 from sqlalchemy import select
 
-from core.addresses import clean_public_url
+from core.addresses import clean_public_url, lan_addresses  # noqa: F401 (card_pages)
 from core.writes import write
 from models import (
     Table,
@@ -46,29 +43,3 @@ def set_public_url(tournament: Tournament, user: User, value: str | None) -> Non
     tournament.public_url = url
     audit(tournament, user, "tournament.public_url", f"tournament:{tournament.id}",
           before=before, after={"public_url": url})
-
-
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback, the default route's first: what
-    to offer when the cards would print 127.0.0.1. Sends nothing (a UDP "connect" only
-    picks the interface)."""
-
-    found: list[str] = []
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached
-            found.append(probe.getsockname()[0])
-    except OSError:
-        pass
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.append(info[4][0])
-    except OSError:
-        pass
-    usable = []
-    for address in found:
-        ip = ipaddress.ip_address(address)
-        if not (ip.is_loopback or ip.is_unspecified or ip.is_link_local) \
-                and address not in usable:
-            usable.append(address)
-    return usable

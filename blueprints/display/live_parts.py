@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import render_template
 
 from blueprints.common import external_url
+from core.addresses import reachable
 from core.live import Part, register
 
 from .service import board as read_board
@@ -17,6 +18,7 @@ def board(tournament, live_url: str) -> Part:
     def render() -> str:
         return render_template(
             "display/_board.html", tournament=tournament, board=shown, live_url=live_url,
-            oob=True, public_url=external_url("player.tournament", code=tournament.code))
+            oob=True, public_url=reachable(external_url("player.tournament", tournament,
+                                                         code=tournament.code)))
 
     return Part(version=shown.version, render=render)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, make_response, request
 
 from blueprints.common import external_url, render_page_or_partial, wants_partial
+from core.addresses import reachable
 from core.lookup import tournament_by_code
 from core.qr import qr_svg
 
@@ -21,7 +22,7 @@ def _tournament(code):
 
 
 def _render(tournament, board):
-    public_url = external_url("player.tournament", tournament, code=tournament.code)
+    public_url = reachable(external_url("player.tournament", tournament, code=tournament.code))
     return render_page_or_partial(
         "display/screen.html", "display/_board.html", tournament=tournament, board=board,
         public_url=public_url, short_url=service.short_address(public_url),

@@ -25,6 +25,30 @@ def test_display_needs_no_sign_in(app, tournament):
     assert 'src="/static/bundle/screen.js?v=' in page and "<script>" not in page
 
 
+def test_the_big_screen_opened_on_the_laptop_gives_phones_its_venue_address(
+        app, tournament, monkeypatch):
+    """The director opens the big screen on the laptop itself (127.0.0.1): its QR code and
+    address are the laptop's on the venue Wi-Fi, which phones can open; with no such
+    address, or a public address set, it keeps what it had."""
+    import core.addresses
+
+    client = app.test_client()
+    url = f"/display/{tournament.code}"
+    # the laptop as `mahjtable` runs it: no BASE_URL, any of its own names
+    monkeypatch.setitem(app.config, "BASE_URL", "")
+    monkeypatch.setitem(app.config, "TRUSTED_HOSTS", None)
+    monkeypatch.setitem(app.config, "SERVER_NAME", None)
+    monkeypatch.setattr(core.addresses, "lan_addresses", lambda: ["192.168.1.10"])
+    page = client.get(url, base_url="http://127.0.0.1:8000").get_data(as_text=True)
+    assert f"192.168.1.10:8000/<wbr>p/<wbr>{tournament.code}" in page
+    assert "127.0.0.1" not in page
+    page = client.get(url, base_url="http://192.168.1.20:8000").get_data(as_text=True)
+    assert f"192.168.1.20:8000/<wbr>p/<wbr>{tournament.code}" in page  # as it came in
+    monkeypatch.setattr(core.addresses, "lan_addresses", lambda: [])
+    page = client.get(url, base_url="http://127.0.0.1:8000").get_data(as_text=True)
+    assert f"127.0.0.1:8000/<wbr>p/<wbr>{tournament.code}" in page
+
+
 def test_display_code_is_case_insensitive_and_unknown_is_404(client, tournament):
     assert client.get(f"/display/{tournament.code.lower()}").status_code == 200
     assert client.get("/display/NOSUCH").status_code == 404
