@@ -11,14 +11,17 @@ choice is the phone's cookie, the mark a column of the sheet."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from flask import session
-from sqlalchemy import update
+from sqlalchemy import select, update
+from sqlalchemy.orm import aliased
 
 from blueprints.common import points_text
 from core.sheets import draft_live, ensure_sheet, subject_of
 from core.words import SEAT_NAMES, SEATS, SheetState, table_actor
 from core.writes import write
-from models import Round, Scoresheet, Table, db, record, utcnow
+from models import Player, Round, Scoresheet, Seating, Table, db, record, utcnow
 
 from .sheet_reads import seats_of
 from .sheet_writes import (
@@ -42,6 +45,42 @@ def my_seat(table: Table, round_no: int) -> str | None:
             and mine[1] == round_no and mine[2] in SEATS):
         return mine[2]
     return None
+
+
+class MovedOn(NamedTuple):
+    """The player this phone was at this table in an earlier round, and their seat now."""
+
+    name: str
+    number: int
+    round_no: int          # the round they are seated for now
+    table: int | None      # None: not seated in it (withdrawn, or sitting it out)
+    seat: str | None
+
+
+def moved_on(table: Table, round_: Round) -> MovedOn | None:
+    """Where this phone's player sits in `round_`, when the phone said "this is me" at
+    this table in an earlier round: the table's link now shows the next players, and
+    she needs to know where she went. None when the phone never said so here."""
+    mine = session.get(AT_TABLE)
+    if not (isinstance(mine, list) and len(mine) == 3 and mine[0] == table.id
+            and isinstance(mine[1], int) and mine[1] < round_.number and mine[2] in SEATS):
+        return None
+    then, then_round = aliased(Seating), aliased(Round)
+    now, now_table = aliased(Seating), aliased(Table)
+    row = db.session.execute(
+        select(Player.name, Player.number, now_table.number, now.seat)
+        .select_from(then)
+        .join(then_round, (then_round.id == then.round_id)
+              & (then_round.tournament_id == table.tournament_id)
+              & (then_round.number == mine[1]))
+        .join(Player, Player.id == then.player_id)
+        .outerjoin(now, (now.player_id == Player.id) & (now.round_id == round_.id))
+        .outerjoin(now_table, now_table.id == now.table_id)
+        .where(then.table_id == table.id, then.seat == mine[2])).first()
+    if row is None:
+        return None
+    name, number, table_no, seat = row
+    return MovedOn(name, number, round_.number, table_no, seat)
 
 
 def phone_column(seat: str):

@@ -37,7 +37,7 @@ from tournament.errors import FieldError
 
 from .drafts import shown_draft
 from .forms import ConfirmGameForm, InitialForm, TimeCalledForm
-from .own_phone_writes import my_seat, own_phones
+from .own_phone_writes import moved_on, my_seat, own_phones
 from .sheet_reads import next_stop, next_tables
 
 bp = Blueprint("table", __name__, url_prefix="/t")
@@ -226,11 +226,15 @@ def own_phone_context(table, view, to) -> dict:
         confirm_game_url=to("table.confirm_game"),
         confirm_total_url=to("table.confirm_total"),
     )
+    if not context["me"] and view.panel:
+        context["moved_on"] = moved_on(table, view.round)
     if context["me"] and view.panel:
         context["my_draft"] = shown_draft(view, me)
         planned = next_tables(view.round, table, view.seats, view.rules, view.next_seating)
         context["my_next"] = next_stop(view.round, table, view.seats[me].id, planned[me])
-    if (context["me"] and view.is_open and view.complete and view.rules.round_signoff_all
+    # as East's review offers it: required where the rules ask every player to initial
+    # the round, a tap each player may make where they do not
+    if (context["me"] and view.is_open and view.complete
             and context["me"] not in view.signoffs):
         context["my_total_form"] = versioned(InitialForm, view, seat=me,
                                              total=view.totals[me])

@@ -234,3 +234,64 @@ def test_the_players_scores_page_says_where_next_once_the_round_is_submitted(app
     page = east.client.get(scores).get_data(as_text=True)
     assert re.search(r'id="my-next".*Next: round 2, <strong>table \d+</strong>', page, re.S)
     assert "The director has not seated round 2 yet" in page
+
+
+def test_a_players_phone_says_where_she_went_once_the_next_round_is_seated(app, tnt, east):
+    """South's phone said "this is me" at table 1 in round 1. Round 2 is seated: the
+    table's link now shows its next players, and her phone says, first, where she plays
+    now (and that her seat here is someone else's)."""
+    from blueprints.table.sheet_reads import seats_of
+    from core.rounds import ensure_round, round_row
+    from models import Seating
+
+    south = phone(app, tnt)
+    claim(south, "S")
+    bea = seats_of(round_row(tnt, 1), east.table)["S"]
+    for number in range(1, 5):
+        east.save(number, outcome="wall", initials="W")
+    for seat in "ESWN":
+        east.post("/initial", {"seat": seat, "round_no": 1, "version": east.version(),
+                               "request_key": secrets.token_hex(4)})
+    assert east.post("/submit", {"round_no": 1, "version": east.version(),
+                                 "request_key": "s1"}).status_code == 303
+    rnd2 = ensure_round(tnt, 2)
+    db.session.commit()
+    now = db.session.scalar(db.select(Seating).where(Seating.round_id == rnd2.id,
+                                                     Seating.player_id == bea.id))
+    seat = {"E": "East", "S": "South", "W": "West", "N": "North"}[now.seat]
+    page = south.get().get_data(as_text=True)
+    line = re.search(r'<div class="my-next" id="moved-on">\s*<p class="my-next-line">(.*?)</p>',
+                     page, re.S).group(1)
+    if now.table.number == east.table.number:
+        assert line == (f"{bea.name}: round 2, you are at <strong>this table, {seat}</strong>. "
+                        "Tap your seat below.")
+    else:
+        assert line == (f"{bea.name}: round 2, you play at <strong>table {now.table.number}, "
+                        f"{seat}</strong>.")
+        assert f'href="/p/{tnt.code}/player/{bea.number}">open your scores</a>' in page
+    # first on the page, before the next players' "Enter game 1"
+    assert page.index('id="moved-on"') < page.index("Enter game 1")
+    # a phone that never said "this is me" here is told nothing
+    assert 'id="moved-on"' not in phone(app, tnt).get().get_data(as_text=True)
+
+
+def test_where_the_rules_ask_no_round_initials_the_own_phone_may_still_confirm(app, tnt,
+                                                                              east):
+    """A rule set that asks no player to initial the round total (City Mahj's): East's
+    review offers each a tap, not a requirement, and so does the player's own phone."""
+    from models import Tournament
+
+    db.session.execute(db.update(Tournament).where(Tournament.id == tnt.id)
+                       .values(rules={**tnt.rules, "round_signoff_all": False}))
+    db.session.commit()
+    south = phone(app, tnt)
+    claim(south, "S")
+    for number in range(1, 5):
+        east.save(number, outcome="wall", initials="W")
+    review = east.get("/review").get_data(as_text=True)
+    assert "Round totals: each player may tap theirs" in review
+    assert "Each player taps their total" not in review
+    page = south.get().get_data(as_text=True)
+    assert re.search(r'id="my-total">Player \d+: 40 is right<', page)
+    assert south.post("/confirm-total", hidden(page, "my-total")).status_code == 303
+    assert 'id="my-total-confirmed"' in south.get().get_data(as_text=True)
