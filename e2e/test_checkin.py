@@ -133,7 +133,7 @@ def test_all_here_but_three_to_round_one_seated(live_server, director_account, p
     search = page.get_by_label("Find a player by name or number")
     search.fill("9")
     row = page.locator(".checkin-list li:not([hidden]) a").first
-    expect(row).to_contain_text("left from round 1")
+    expect(row).to_contain_text("not here: out from round 1")
     row.tap()
     page.get_by_role("button", name="Here", exact=True).tap()
     expect(page.get_by_role("status").filter(has_text="Player 9, No. 9: here")).to_be_visible()

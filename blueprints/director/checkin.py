@@ -58,8 +58,9 @@ def door(tournament: Tournament) -> Door:
     the tables of the next round and what a late arrival's table still needs."""
     field_players = [p for p in tournament.players if p.withdrawn_from_round is None]
     here = sum(1 for p in field_players if p.arrival == "here")
-    # Everyone still in the field, substitutes too: once all are here, here == expected.
-    expected = len(field_players)
+    # Everyone still in the field but those marked not coming, substitutes too: once all
+    # are here, here == expected.
+    expected = sum(1 for p in field_players if p.arrival != "absent")
     if not seated(tournament):
         return Door(here, expected, -(-here // 4), (-here) % 4, False, False)
     played = played_rounds(tournament)

@@ -481,3 +481,25 @@ def test_an_arrival_already_on_the_list_is_pointed_to_her_entry(client, director
     assert response.status_code == 302
     db.session.expire_all()
     assert len(tournament.players) == count + 1
+
+
+def test_the_list_tells_a_no_show_from_a_late_arrival_and_expected_counts_who_may_come(
+        client, director):
+    """Not coming lowers "Expected" at once; once round 1 is seated, the one who never came
+    and the one on her way read differently, not both "left from round 1"."""
+    tournament = door_event(director, players=12)
+    nan, phyl = (next(p for p in tournament.players if p.number == n) for n in (11, 12))
+    assert 'id="count-expected">12<' in page(client, tournament)
+    mark(client, tournament, nan, "absent")
+    db.session.expire_all()
+    assert 'id="count-expected">11<' in page(client, tournament)
+    mark(client, tournament, phyl, "late")
+    all_here_but(client, tournament, {11, 12})
+    assert client.post(f"/director/t/{tournament.id}/checkin/seat",
+                       data={"name1": "Sadie Sub", "name2": "Tess Sub",
+                             "method": "number"}).status_code == 302
+    db.session.expire_all()
+    body = page(client, tournament)
+    assert re.search(r">Player 11<.*?not here: out from round 1<", body, re.S)
+    assert re.search(r">Player 12<.*?late: no seat from round 1 yet<", body, re.S)
+    assert "left from round" not in body
