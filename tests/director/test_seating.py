@@ -302,7 +302,8 @@ def test_substitutes_on_the_players_page_never_repeat_a_name(client, director):
     tournament.players.append(Player(number=40, name="Leaving Lou"))
     db.session.commit()
     assert client.post(add, data={"names": ""}).status_code == 302  # 3 more for 32 + 1
-    names = [s.name for s in db.session.scalars(select(Player).where(Player.is_substitute))]
+    names = [s.name for s in db.session.scalars(
+        select(Player).where(Player.is_substitute).order_by(Player.number))]
     assert names == ["Substitute 1", "Substitute 2", "Substitute 3", "Substitute 4",
                      "Substitute 5"]
     count = len(tournament.players)
