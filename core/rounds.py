@@ -180,8 +180,9 @@ def planned_seating(tournament: Tournament, initial: dict[int, dict[str, int]] |
     return plan
 
 
-def _substituted(seats: dict[str, int], number: int,
-                 subs: dict[int, tuple[int, int]]) -> dict[str, int]:
+def substituted(seats: dict[str, int], number: int,
+                subs: dict[int, tuple[int, int]]) -> dict[str, int]:
+    """One table's seats in round `number` with the substitutes in for those who left."""
     out = {}
     for seat, player_id in seats.items():
         sub = subs.get(player_id)
@@ -279,14 +280,14 @@ def next_plan(tournament: Tournament, earlier: list[dict[int, dict[str, int]]], 
         # last round drawn: ask for the whole tournament, as the preview does.
         step = computed_rounds(movement, base, max(number, tournament.rounds))\
             .get(number, {})
-        return {table: _substituted(seats, number, subs) for table, seats in step.items()}
+        return {table: substituted(seats, number, subs) for table, seats in step.items()}
     plan = imported_plan(tournament, number, subs)
     if plan is None:
         raise ValueError(f"Round {number} is not in the imported seating: import the "
                          "organiser's seating on the Seating page first.")
     for table, seats in before.items():
         if table not in plan:
-            plan[table] = _substituted(seats, number, subs)
+            plan[table] = substituted(seats, number, subs)
     return plan
 
 

@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 from sqlalchemy import func, select
 
 from core.lookup import movement_plan
-from core.rounds import computed_rounds, imported_plan, movement_base, seated_rounds
+from core.rounds import (
+    computed_rounds,
+    imported_plan,
+    movement_base,
+    seated_rounds,
+    substituted,
+    substitutions,
+)
 from core.words import SEATS
 from core.writes import write
 from models import Round, Tournament, User, db
@@ -99,14 +106,19 @@ def preview(tournament: Tournament, movement: Movement) -> Preview:
         def numbered(pid):
             # the grid names players by number alone: seven columns of names wrap on a phone
             return str(players[pid].number) if pid in players else "—"
+    # Once seated, a round not seated yet shows who will sit there: the substitutes in for
+    # those who left (a late arrival in a substitute's seat), as seating it will make it.
+    subs = substitutions(tournament) if seated else {}
     if movement.kind == "imported":
-        plan = {n: imported_plan(tournament, n, {}) or {} for n in range(1, rounds + 1)}
+        plan = {n: imported_plan(tournament, n, subs) or {} for n in range(1, rounds + 1)}
         if not any(plan.values()):
             return Preview(movement, describe(movement), [], [], note=(
                 "Import the organiser's seating below: its rounds show here once imported."))
     else:
         plan = {**dict(enumerate(earlier, start=1)),
-                **computed_rounds(movement, earlier, rounds)}
+                **{number: {table: substituted(seats, number, subs)
+                            for table, seats in by_table.items()}
+                   for number, by_table in computed_rounds(movement, earlier, rounds).items()}}
         plan.update(enumerate(seated, start=1))
     met: Counter = Counter()
     for number in range(1, rounds + 1):

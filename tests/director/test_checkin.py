@@ -386,6 +386,17 @@ def test_a_late_arrival_takes_a_substitutes_seat_from_the_next_round(client, dir
     body = page(client, tournament)
     assert "Waiting for a seat" not in body
     assert s1.withdrawn_from_round == 2 and bea.withdrawn_from_round is None
+    # the Seating page's schedule, before round 2 is seated, already has her in his seat
+    from blueprints.director.movement import preview
+    from core.lookup import movement_plan
+
+    [(_, seated, tables)] = [r for r in preview(tournament, movement_plan(tournament)).rounds
+                             if r[0] == 2]
+    shown = {(table, seat) for table, seats in tables for seat, number in seats.items()
+             if number == str(bea.number)}
+    assert not seated and shown == his_round_2
+    assert not any(number == str(s1.number) for _, seats in tables
+                   for number in seats.values())
     rnd2 = ensure_round(tournament, 2)
     db.session.commit()
     assert {(s.table.number, s.seat) for s in rnd2.seats if s.player_id == bea.id} \
