@@ -69,15 +69,18 @@ LATEST_CALL_COLUMNS = ("id", "state", "resolved_at", "cancelled_at", "round_subm
 # it (every table page and changed poll reads it).
 _LATEST_CALL = (select(DirectorCall).where(DirectorCall.table_id == bindparam("table_id"))
                 .order_by(*_LATEST_FIRST).limit(1))
+def round_submitted_at(call):
+    """When the table submitted `call`'s round (DirectorCall or an alias of it), as a
+    scalar subquery correlated to it (NULL: not yet)."""
+    return (select(Scoresheet.submitted_at)
+            .where(Scoresheet.round_id == call.round_id, Scoresheet.table_id == call.table_id)
+            .correlate_except(Scoresheet).scalar_subquery())
+
+
 def latest_call_columns(call) -> tuple:
-    """LATEST_CALL_COLUMNS of `call` (DirectorCall or an alias of it): its own, and when the
-    table submitted the call's round (None: not yet), read with it."""
-    submitted = (select(Scoresheet.submitted_at)
-                 .where(Scoresheet.round_id == call.round_id,
-                        Scoresheet.table_id == call.table_id)
-                 .correlate_except(Scoresheet).scalar_subquery()
-                 .label("round_submitted_at"))
-    return (*(getattr(call, name) for name in LATEST_CALL_COLUMNS[:-1]), submitted)
+    """LATEST_CALL_COLUMNS of `call` (DirectorCall or an alias of it)."""
+    return (*(getattr(call, name) for name in LATEST_CALL_COLUMNS[:-1]),
+            round_submitted_at(call).label("round_submitted_at"))
 
 
 _LATEST_CALL_STATE = (

@@ -109,8 +109,7 @@ def _versions_columns(rows):
             call.version.label("call_version"), call.state.label("call_state"),
             call.resolved_at.label("call_resolved_at"),
             call.cancelled_at.label("call_cancelled_at"),
-            table_calls.latest_call_columns(call)[-1].element.label(
-                "call_round_submitted_at"))
+            table_calls.round_submitted_at(call).label("call_round_submitted_at"))
 
 
 _VERSIONS = {numbered: PrecompiledRead(link_statement(numbered, _versions_columns))

@@ -98,9 +98,10 @@ class GameLine:
     label: str
     points: int
     rulings: tuple[str, ...] = ()
-    # the director's written reason for changing this game, in the words the page says
-    # ("Director's ruling after submission: ..."), "" when she did not change it
+    # the director's written reason for changing this game ("" when she did not), and
+    # whether that was after submission under a sheet that allows no changes
     changed: str = ""
+    changed_after_submission: bool = False
 
 
 @dataclass
@@ -210,20 +211,17 @@ def itinerary(tournament: Tournament, player) -> list[Stop]:
                                                              or rules.game_signoff))
         if game_no is not None:
             points = {"E": points_e, "S": points_s, "W": points_w, "N": points_n}[seat]
-            changed = ""
-            if game_ruling and ruled_at is not None:
-                changed = (f"Director's ruling after submission: {game_ruling}"
-                           if after_submission and submitted_at is not None
-                           and ruled_at >= submitted_at
-                           else f"Changed by the director: {game_ruling}")
-            stop.games.append(GameLine(game_no, _mine(record, seat), points,
-                                       _rulings(record, seat), changed))
+            changed = game_ruling if ruled_at is not None else ""
+            stop.games.append(GameLine(
+                game_no, _mine(record, seat), points, _rulings(record, seat), changed or "",
+                bool(changed) and after_submission and submitted_at is not None
+                and ruled_at >= submitted_at))
             if game_initials:
                 stop.games_initialled += 1
                 stop.on_paper = stop.on_paper or game_initials == PAPER_INITIALS
     for stop in known.values():
         stop.total = sum(game.points for game in stop.games) if stop.games else None
-        if stop.ruling and any(stop.ruling in game.changed for game in stop.games):
+        if stop.ruling and any(stop.ruling == game.changed for game in stop.games):
             stop.ruling = ""  # said on its game's line
     tables = read_rows(_TABLES, {"tournament_id": tournament.id}).scalar() or 0
     stops: list[Stop] = []

@@ -130,10 +130,13 @@ class SheetGame:
     initials: str
     note: str
     seat_initials: dict[str, str]
-    ruled: bool = False
-    ruled_at: Any = None
+    ruled_at: Any = None  # when a director last changed it (None: never)
     ruling: str = ""
     ruled_by: str = ""
+
+    @property
+    def ruled(self) -> bool:
+        return self.ruled_at is not None
 
 
 def _seated(round_: Round, table: Table, with_next: bool):
@@ -168,7 +171,7 @@ def _sheet_with_games(round_: Round, table: Table):
                                "W": row.game_points_w, "N": row.game_points_n},
                        signer=row.game_signer, initials=row.game_initials,
                        note=row.game_note, seat_initials=row.game_seat_initials,
-                       ruled=row.game_ruled_at is not None, ruled_at=row.game_ruled_at,
+                       ruled_at=row.game_ruled_at,
                        ruling=row.game_ruling or "", ruled_by=row.game_ruled_by or "")
              for row in rows if row.game_number is not None]
     return rows[0], games

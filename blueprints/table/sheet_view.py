@@ -54,8 +54,7 @@ class GameRow:
     record: dict[str, Any]
     seat_initials: dict[str, str] = field(default_factory=dict)
     sentence: str = ""
-    ruled: bool = False  # a director amended it: only a director changes it now
-    ruled_at: Any = None
+    ruled_at: Any = None  # a director amended it then: only a director changes it now
     ruling: str = ""  # her written reason for that change
     ruled_by: str = ""
     # its place on the sheet: the few pages that show a game's score lines ask its
@@ -63,6 +62,10 @@ class GameRow:
     # reference to its view: the two would be a cycle, each page's rows and view left for
     # the garbage collector.
     position: int = 0
+
+    @property
+    def ruled(self) -> bool:
+        return self.ruled_at is not None
 
     @property
     def adjustments(self) -> list[dict[str, Any]]:
@@ -333,7 +336,7 @@ def sheet_view(table: Table, round_: Round, *, panel: bool = False) -> SheetView
             label=OUTCOME_LABELS.get(record.get("outcome"), ""), points=entry.points,
             signer=entry.signer, initials=entry.initials, note=entry.note,
             record=record, seat_initials=dict(entry.seat_initials or {}),
-            sentence=game_sentence(record, view), position=position, ruled=entry.ruled,
+            sentence=game_sentence(record, view), position=position,
             ruled_at=entry.ruled_at, ruling=entry.ruling, ruled_by=entry.ruled_by,
         ))
         for seat in SEATS:
